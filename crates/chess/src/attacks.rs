@@ -88,5 +88,26 @@ mod tests {
         assert!(between(a1, b2).is_empty());
         assert_eq!(line(a1, c3).count(), 8);
         assert!(line(a1, "b3".parse().unwrap()).is_empty());
+        // Every line runs edge to edge through both squares, in both directions.
+        for a in Square::all() {
+            for b in Square::all() {
+                let l = line(a, b);
+                if l.any() {
+                    assert!(l.has(a) && l.has(b), "{a} {b}");
+                    assert_eq!((l & between(a, b)), between(a, b));
+                    assert_eq!(line(b, a), l);
+                    assert!(l.count() >= 2 && l.count() <= 8);
+                    let ends = l
+                        & (Bitboard::FILE_A
+                            | Bitboard::FILE_H
+                            | Bitboard::RANK_1
+                            | Bitboard::RANK_8);
+                    assert!(ends.count() >= 2 || l.count() == 8, "{a} {b}: {l:?}");
+                }
+            }
+        }
+        let c6: Square = "c6".parse().unwrap();
+        let d5: Square = "d5".parse().unwrap();
+        assert!(line(c6, d5).has("h1".parse().unwrap()) && line(c6, d5).has("a8".parse().unwrap()));
     }
 }

@@ -394,7 +394,8 @@ mod tests {
 
     #[test]
     fn malformed_fens_are_errors() {
-        let cases: &[(&str, fn(&FenError) -> bool)] = &[
+        type Check = fn(&FenError) -> bool;
+        let cases: &[(&str, Check)] = &[
             ("", |e| matches!(e, FenError::FieldCount(0))),
             ("8/8/8/8/8/8/8/8 w - - 0 1 extra", |e| {
                 matches!(e, FenError::FieldCount(7))

@@ -242,10 +242,11 @@ fn can_castle<S: Sliders>(board: &Board, ksq: Square, rook: Square, wing: Wing) 
     if ((king_path | rook_path) & occ).any() {
         return false;
     }
-    // The king's own square is not in check (the caller checked); the squares it crosses and
-    // lands on must not be attacked either.
+    // The king is not in check now (the caller checked); the squares it crosses and lands on
+    // must not be attacked either, with the rook lifted. That includes the destination when the
+    // king does not move at all (king on c1 or g1): the rook may be what shields it today.
     let occ_for_attacks = board.occupied().without(rook);
-    for sq in king_path.without(ksq) {
+    for sq in king_path {
         if board.is_attacked::<S>(!us, sq, occ_for_attacks) {
             return false;
         }
@@ -271,5 +272,73 @@ impl Board {
     /// Whether `mv` is legal here.
     pub fn is_legal(&self, mv: Move) -> bool {
         self.legal_moves().contains(mv)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn moves(fen: &str) -> Vec<String> {
+        let b = Board::from_fen(fen).unwrap();
+        let mut v: Vec<String> = b.legal_moves().iter().map(|m| m.to_string()).collect();
+        v.sort();
+        v
+    }
+
+    #[test]
+    fn pinned_queen_stays_on_the_diagonal() {
+        // The white queen on d5 is pinned along c6-e4: only the capture and king moves remain.
+        let m = moves("8/8/2K5/3Q4/4q3/8/8/7k w - - 4 3");
+        assert_eq!(
+            m,
+            [
+                "c6b5", "c6b6", "c6b7", "c6c5", "c6c7", "c6d6", "c6d7", "d5e4"
+            ]
+        );
+    }
+
+    #[test]
+    fn chess960_rook_may_not_unshield_a_king_that_stays() {
+        // Black king c8 castles queen side with the b8 rook: the king stays on c8, the rook
+        // leaves b8, and the white queen on a8 would then give check. Illegal.
+        let m = moves("Qrk1qrbb/1p2ppp1/2ppn3/7p/P1PP3P/8/1P2PPP1/NRKN1RBB b KQkq - 0 2");
+        assert!(!m.contains(&"c8b8".to_string()), "{m:?}");
+        // Without the queen the same castling is legal.
+        let m = moves("1rk1qrbb/1p2ppp1/2ppn3/7p/P1PP3P/8/1P2PPP1/NRKN1RBB b kq - 0 2");
+        assert!(m.contains(&"c8b8".to_string()), "{m:?}");
+    }
+
+    #[test]
+    fn en_passant_that_exposes_the_king_on_the_rank_is_illegal() {
+        let m = moves("8/8/8/KPp4r/8/8/8/4k3 w - c6 0 2");
+        assert!(!m.contains(&"b5c6".to_string()), "{m:?}");
+        let m = moves("8/8/8/1Pp4r/8/K7/8/4k3 w - c6 0 2");
+        assert!(m.contains(&"b5c6".to_string()), "{m:?}");
+    }
+
+    #[test]
+    fn castling_not_through_or_into_check() {
+        // Black rook on f8 covers f1: no king-side castling; queen side is free.
+        let m = moves("4kr2/8/8/8/8/8/8/R3K2R w KQ - 0 1");
+        assert!(!m.contains(&"e1h1".to_string()));
+        assert!(m.contains(&"e1a1".to_string()));
+        // b1 attacked does not matter for queen-side castling (the king does not cross it).
+        let m = moves("1r2k3/8/8/8/8/8/8/R3K2R w KQ - 0 1");
+        assert!(m.contains(&"e1a1".to_string()));
+        // Out of check: never.
+        let m = moves("4r1k1/8/8/8/8/8/8/R3K2R w KQ - 0 1");
+        assert!(!m.contains(&"e1a1".to_string()) && !m.contains(&"e1h1".to_string()));
+    }
+
+    #[test]
+    fn double_check_allows_only_king_moves() {
+        let b = Board::from_fen("4r1k1/8/8/8/8/3n4/8/R3K3 w - - 0 1").unwrap();
+        assert_eq!(b.checkers().count(), 2);
+        assert!(
+            b.legal_moves()
+                .iter()
+                .all(|m| m.from() == b.king(Color::White))
+        );
     }
 }

@@ -7,8 +7,10 @@
 
 #![allow(dead_code)]
 
+// Opposite directions are adjacent pairs (0/1, 2/3): `line` relies on it.
 pub const ROOK_DIRS: [(i32, i32); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
-pub const BISHOP_DIRS: [(i32, i32); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
+// Opposite directions are adjacent pairs (0/1, 2/3): `line` relies on it.
+pub const BISHOP_DIRS: [(i32, i32); 4] = [(1, 1), (-1, -1), (1, -1), (-1, 1)];
 pub const KNIGHT_STEPS: [(i32, i32); 8] = [
     (1, 2),
     (2, 1),
