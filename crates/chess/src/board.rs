@@ -13,6 +13,11 @@ use crate::sliders::{Magic, Sliders};
 use crate::types::{Color, File, Piece, PieceType, Square};
 use crate::zobrist;
 
+/// A move that is not legal in the position it was offered to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("illegal move {0}")]
+pub struct IllegalMove(pub Move);
+
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct Board {
     pub(crate) by_type: [Bitboard; 6],
@@ -251,6 +256,16 @@ impl Board {
     #[inline(always)]
     pub fn play(&mut self, mv: Move) {
         self.play_with::<Magic>(mv);
+    }
+
+    /// Plays `mv` if it is legal here; otherwise leaves the board unchanged and says so.
+    pub fn try_play(&mut self, mv: Move) -> Result<(), IllegalMove> {
+        if self.is_legal(mv) {
+            self.play(mv);
+            Ok(())
+        } else {
+            Err(IllegalMove(mv))
+        }
     }
 
     /// [`Board::play`] with a chosen slider lookup (the perft driver picks PEXT where it pays).

@@ -20,8 +20,11 @@ pub mod types;
 pub mod zobrist;
 
 pub use bitboard::Bitboard;
-pub use board::{Board, STARTPOS_FEN};
+pub use board::{Board, IllegalMove, STARTPOS_FEN};
 pub use castling::{CastleRights, Wing};
+pub use epd::{Epd, EpdError};
 pub use fen::FenError;
 pub use moves::{Move, MoveKind, MoveList};
+pub use notation::MoveParseError;
+pub use packed::{PackError, PackedBoard};
 pub use types::{Color, File, Piece, PieceType, Rank, Square};
