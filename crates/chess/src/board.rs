@@ -387,6 +387,19 @@ impl Board {
         (attacks::pawn(!self.side, ep) & self.pieces_of(self.side, PieceType::Pawn)).any()
     }
 
+    /// Whether some castling right is one standard chess cannot have (king off the e-file or
+    /// rook off the a/h-files). Such positions print castling moves king-takes-rook (Chess960
+    /// notation), since the standard form may be ambiguous there.
+    pub fn has_chess960_castling(&self) -> bool {
+        self.castling.iter().any(|(c, w, f)| {
+            let standard_rook = match w {
+                Wing::King => File::H,
+                Wing::Queen => File::A,
+            };
+            f != standard_rook || self.king(c).file() != File::E
+        })
+    }
+
     /// The file of the outermost rook of colour `c` on wing `w` of its king, for X-FEN `KQkq`.
     pub(crate) fn outer_rook_file(&self, c: Color, w: Wing) -> Option<File> {
         let ksq = self.king(c);

@@ -7,6 +7,7 @@ pub mod board;
 pub mod castling;
 pub mod epd;
 pub mod fen;
+pub mod fuzzing;
 pub mod kogge_stone;
 pub mod movegen;
 pub mod moves;

@@ -1,1 +1,150 @@
-fn main() {}
+//! `kogge`, the engine's command line. Today it has one subcommand, `perft`; UCI, `bench` and
+//! the GPU search come later.
+//!
+//! Exit status: 0 success, 1 a check failed (`perft --epd` found a wrong count), 2 bad input
+//! (arguments, FEN, file). Errors are one line on stderr; stdout carries only results.
+
+mod perft_cmd;
+
+use clap::error::ErrorKind;
+use clap::{Args, Parser, Subcommand};
+use std::io::{self, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "kogge",
+    version,
+    about = "Kogge: a chess engine whose search is meant to run on the GPU"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Count the leaf nodes of the legal move tree: the move generator's correctness and speed
+    /// test.
+    ///
+    /// Examples: `kogge perft 6`, `kogge perft 3 --divide --fen "<FEN>"`,
+    /// `kogge perft --epd perft-suite.epd --max-nodes 1000000`.
+    Perft(PerftArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct PerftArgs {
+    /// Depth in plies, 0 to 20.
+    #[arg(
+        value_parser = parse_depth,
+        required_unless_present = "epd",
+        conflicts_with = "epd"
+    )]
+    pub depth: Option<u32>,
+
+    /// The position, as FEN (standard, X-FEN or Shredder-FEN castling). Default: the start
+    /// position.
+    #[arg(long, conflicts_with = "epd")]
+    pub fen: Option<String>,
+
+    /// Also print the node count under each root move.
+    #[arg(long, conflicts_with = "epd")]
+    pub divide: bool,
+
+    /// Check every `;Dn count` of every position in this EPD file instead.
+    #[arg(long, value_name = "FILE")]
+    pub epd: Option<PathBuf>,
+
+    /// With --epd: leave out counts above this many nodes [default: 10000000].
+    // An Option rather than `default_value_t`: clap does not enforce `requires` on arguments
+    // with a default. The conflicts catch `perft 3 --max-nodes N`, which `requires` alone lets
+    // through when DEPTH is given.
+    #[arg(long, value_name = "N", requires = "epd", conflicts_with_all = ["depth", "fen", "divide"])]
+    pub max_nodes: Option<u64>,
+
+    /// Worker threads. Default: one per core.
+    #[arg(long, value_name = "N", value_parser = parse_threads)]
+    pub threads: Option<usize>,
+
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+fn parse_depth(text: &str) -> Result<u32, String> {
+    let depth: u32 = text
+        .parse()
+        .map_err(|_| "not a whole number of plies".to_string())?;
+    if depth > perft_cmd::MAX_DEPTH {
+        // Far beyond anything that finishes (perft 15 of the start position is 2 * 10^21
+        // nodes); almost certainly a typo.
+        return Err(format!(
+            "depth {depth} is above the limit of {}",
+            perft_cmd::MAX_DEPTH
+        ));
+    }
+    Ok(depth)
+}
+
+fn parse_threads(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(n) if (1..=4096).contains(&n) => Ok(n),
+        _ => Err("expected a number of threads from 1 to 4096".to_string()),
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return usage_error(e),
+    };
+    let result = match &cli.command {
+        Command::Perft(args) => perft_cmd::run(args),
+    };
+    match result {
+        Ok(code) => code,
+        // The reader went away (`kogge perft 5 --divide | head`): nothing left to tell anyone.
+        Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
+        Err(e) => {
+            // `{:#}` puts the whole context chain on one line: "invalid FEN '…': <reason>".
+            eprintln!("error: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Prints a command-line error as one line, keeping clap's own wording. Clap's full message adds
+/// usage and tips after a blank line; the first paragraph alone says what is wrong, and `--help`
+/// is one command away. Help and version requests print in full.
+fn usage_error(e: clap::Error) -> ExitCode {
+    if matches!(
+        e.kind(),
+        ErrorKind::DisplayHelp
+            | ErrorKind::DisplayVersion
+            | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+    ) {
+        let _ = e.print();
+        return if e.use_stderr() {
+            ExitCode::from(2)
+        } else {
+            ExitCode::SUCCESS
+        };
+    }
+    let rendered = e.render().to_string();
+    let first_paragraph: Vec<&str> = rendered
+        .lines()
+        .take_while(|line| !line.trim().is_empty())
+        .map(str::trim)
+        .collect();
+    let _ = writeln!(io::stderr(), "{} (see --help)", first_paragraph.join(" "));
+    ExitCode::from(2)
+}
+
+fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|cause| {
+        cause
+            .downcast_ref::<io::Error>()
+            .is_some_and(|io| io.kind() == io::ErrorKind::BrokenPipe)
+    })
+}
