@@ -4,7 +4,8 @@
 # counts. Each time is the best of RUNS wall-clock runs of the whole process (start-up included,
 # for both programs alike); the start-up cost alone (perft 1) is printed under the table.
 #
-# Usage: bash bench/cpu-perft.sh        (RUNS=5 bash bench/cpu-perft.sh for more runs)
+# Usage: bash bench/cpu-perft.sh        (RUNS=5 for more runs; KOGGE=/path/kogge and
+#        STOCKFISH=/path/stockfish to use given binaries)
 set -euo pipefail
 # Failures inside $(...) stop the script too, so that a crashed run is never timed.
 shopt -s inherit_errexit
@@ -14,9 +15,12 @@ RUNS=${RUNS:-3}
 STOCKFISH=${STOCKFISH:-/usr/games/stockfish}
 KIWIPETE="r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 
-echo "building kogge (release)" >&2
-cargo build --release --quiet -p kogge
-KOGGE="${CARGO_TARGET_DIR:-target}/release/kogge"
+# KOGGE=path uses a prebuilt binary (e.g. on a machine without cargo); otherwise build one.
+if [ -z "${KOGGE:-}" ]; then
+    echo "building kogge (release)" >&2
+    cargo build --release --quiet -p kogge
+    KOGGE="${CARGO_TARGET_DIR:-target}/release/kogge"
+fi
 
 if [ ! -x "$STOCKFISH" ]; then
     echo "installing Debian's stockfish package" >&2
