@@ -17,6 +17,7 @@ pub mod perft;
 pub mod reference;
 pub mod sliders;
 pub mod tables;
+pub mod testdata;
 pub mod types;
 pub mod zobrist;
 

@@ -380,16 +380,6 @@ mod tests {
         name.parse().expect("test square parses")
     }
 
-    /// FENs of an EPD file in the shared data folder (the text before the first ';').
-    fn data_fens(name: &str) -> Vec<String> {
-        let path = format!("{}/../../../shared/data/{name}", env!("CARGO_MANIFEST_DIR"));
-        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-        text.lines()
-            .filter(|l| !l.trim().is_empty())
-            .map(|l| l.split(';').next().unwrap_or("").trim().to_string())
-            .collect()
-    }
-
     const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
     const CHESS960: &str = "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 0 1";
 
@@ -680,9 +670,17 @@ mod tests {
     /// Every legal move of many positions prints and parses back to itself in every notation.
     #[test]
     fn round_trips_on_the_suites() {
-        let mut fens = data_fens("perft-suite.epd");
-        fens.extend(data_fens("perft-chess960.epd").into_iter().take(200));
-        fens.extend(data_fens("perft-random.epd").into_iter().step_by(20));
+        let mut fens = crate::testdata::fens("perft-suite.epd");
+        fens.extend(
+            crate::testdata::fens("perft-chess960.epd")
+                .into_iter()
+                .take(200),
+        );
+        fens.extend(
+            crate::testdata::fens("perft-random.epd")
+                .into_iter()
+                .step_by(20),
+        );
         let mut checked = 0;
         for fen in &fens {
             let root = board(fen);
@@ -720,11 +718,7 @@ mod tests {
     /// The best moves of the Win At Chess suite are SAN written by others: all must parse.
     #[test]
     fn wac_best_moves_parse() {
-        let path = format!(
-            "{}/../../../shared/data/wac.epd",
-            env!("CARGO_MANIFEST_DIR")
-        );
-        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+        let text = crate::testdata::read("wac.epd");
         let mut parsed = 0;
         for line in text.lines().filter(|l| !l.trim().is_empty()) {
             let fields: Vec<&str> = line.split_whitespace().collect();

@@ -361,15 +361,6 @@ mod tests {
     use super::*;
     use crate::moves::Move;
 
-    fn data_fens(name: &str) -> Vec<String> {
-        let path = format!("{}/../../../shared/data/{name}", env!("CARGO_MANIFEST_DIR"));
-        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-        text.lines()
-            .filter(|l| !l.trim().is_empty())
-            .map(|l| l.split(';').next().unwrap_or("").trim().to_string())
-            .collect()
-    }
-
     /// Packs, unpacks and checks every accessor against the board.
     fn check(b: &Board) {
         let p = b.pack();
@@ -444,7 +435,7 @@ mod tests {
     fn every_suite_position_round_trips() {
         let mut n = 0;
         for file in ["perft-suite.epd", "perft-random.epd", "perft-chess960.epd"] {
-            for fen in data_fens(file) {
+            for fen in crate::testdata::fens(file) {
                 let b = Board::from_fen(&fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
                 check(&b);
                 n += 1;
@@ -467,8 +458,12 @@ mod tests {
     #[test]
     fn random_playouts_round_trip() {
         let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
-        let mut starts: Vec<String> = data_fens("perft-suite.epd");
-        starts.extend(data_fens("perft-chess960.epd").into_iter().step_by(10));
+        let mut starts: Vec<String> = crate::testdata::fens("perft-suite.epd");
+        starts.extend(
+            crate::testdata::fens("perft-chess960.epd")
+                .into_iter()
+                .step_by(10),
+        );
         let mut n = 0;
         for fen in &starts {
             for _ in 0..4 {

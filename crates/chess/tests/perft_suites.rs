@@ -5,15 +5,8 @@
 use kogge_chess::epd::{Epd, parse_file};
 use kogge_chess::perft::perft_with;
 use kogge_chess::sliders::{SliderKind, has_bmi2};
-use std::path::PathBuf;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
-
-fn data_file(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/data")
-        .join(name)
-}
 
 fn budget(default: u64) -> u64 {
     std::env::var("KOGGE_PERFT_BUDGET")
@@ -26,7 +19,7 @@ fn budget(default: u64) -> u64 {
 /// over all cores and alternating the slider lookups (magic / PEXT) so both are exercised.
 /// Returns the number of counts checked.
 fn run_suite(file: &str, max_nodes: u64) -> usize {
-    let path = data_file(file);
+    let path = kogge_chess::testdata::path(file);
     let text = std::fs::read_to_string(&path)
         .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
     let entries: Vec<(usize, Epd)> = parse_file(&text)

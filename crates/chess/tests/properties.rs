@@ -11,24 +11,14 @@ use std::sync::OnceLock;
 /// Plies per random game, at most.
 const MAX_PLIES: usize = 60;
 
-/// FENs (the text before the first ';') of a file in the shared data folder.
-fn data_fens(name: &str) -> Vec<String> {
-    let path = format!("{}/../../../shared/data/{name}", env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    text.lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| l.split(';').next().unwrap_or("").trim().to_string())
-        .collect()
-}
-
 fn suite() -> &'static [String] {
     static FENS: OnceLock<Vec<String>> = OnceLock::new();
-    FENS.get_or_init(|| data_fens("perft-suite.epd"))
+    FENS.get_or_init(|| kogge_chess::testdata::fens("perft-suite.epd"))
 }
 
 fn chess960() -> &'static [String] {
     static FENS: OnceLock<Vec<String>> = OnceLock::new();
-    FENS.get_or_init(|| data_fens("perft-chess960.epd"))
+    FENS.get_or_init(|| kogge_chess::testdata::fens("perft-chess960.epd"))
 }
 
 fn parse(fen: &str) -> Board {
