@@ -17,11 +17,14 @@ timed() {
 }
 
 section "System packages"
-# The OpenCL loader, a CPU OpenCL implementation (PoCL) and clinfo: the GPU backend's tests run
-# on PoCL where there is no GPU. No test needs them yet; installing them now keeps CI machines
-# ready. apt-get update runs only when something is missing, so a machine that has them all
-# spends no time and needs no network here.
+# The OpenCL loader, a CPU OpenCL implementation (PoCL) and clinfo: the GPU layer's tests run on
+# PoCL where there is no GPU, and fail in CI (CI=true) without an OpenCL device. pip, where
+# python3 has none, for NVRTC below. apt-get update runs only when something is missing, so a
+# machine that has them all spends no time and needs no network here.
 packages=(pocl-opencl-icd ocl-icd-libopencl1 clinfo)
+if ! python3 -m pip --version >/dev/null 2>&1; then
+    packages+=(python3 python3-pip)
+fi
 if command -v dpkg >/dev/null && command -v apt-get >/dev/null; then
     missing=()
     for package in "${packages[@]}"; do
@@ -32,15 +35,30 @@ if command -v dpkg >/dev/null && command -v apt-get >/dev/null; then
     else
         echo "installing: ${missing[*]}"
         export DEBIAN_FRONTEND=noninteractive
-        # Not fatal while no test uses OpenCL: a registry hiccup must not fail the Rust checks.
-        # Make it fatal (drop the `||` branch) once the OpenCL tests depend on these packages.
-        if ! { apt-get update -qq && apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null; }; then
-            echo "WARNING: could not install ${missing[*]}; continuing (no test needs them yet)" >&2
-        fi
+        apt-get update -qq
+        apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
     fi
 else
     echo "not a Debian system: skipping ${packages[*]}"
 fi
+
+section "NVRTC (CUDA kernels compiled without a GPU)"
+# NVIDIA's runtime compiler alone, from PyPI (about 140 MB, cached across runs): the tests
+# compile every CUDA kernel for sm_90 with it, so CUDA-only compile errors show up here too.
+# Major version 13: cudarc (feature cuda-13000) looks for libnvrtc.so.13. KOGGE_REQUIRE_NVRTC
+# makes those tests fail, not skip, when the library cannot be loaded.
+nvrtc_dir="$HOME/.cache/kogge-nvrtc"
+nvrtc_lib="$nvrtc_dir/nvidia/cu13/lib"
+if [[ -e "$nvrtc_lib/libnvrtc.so.13" ]]; then
+    echo "installed: $nvrtc_lib/libnvrtc.so.13"
+else
+    echo "installing: nvidia-cuda-nvrtc 13.x into $nvrtc_dir"
+    rm -rf "$nvrtc_dir"
+    timed python3 -m pip install --quiet --disable-pip-version-check --target "$nvrtc_dir" \
+        "nvidia-cuda-nvrtc==13.*"
+fi
+export LD_LIBRARY_PATH="$nvrtc_lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+export KOGGE_REQUIRE_NVRTC=1
 
 section "Toolchain"
 cargo --version

@@ -4,6 +4,7 @@
 //! Exit status: 0 success, 1 a check failed (`perft --epd` found a wrong count), 2 bad input
 //! (arguments, FEN, file). Errors are one line on stderr; stdout carries only results.
 
+mod devices_cmd;
 mod perft_cmd;
 
 use clap::error::ErrorKind;
@@ -31,6 +32,10 @@ enum Command {
     /// Examples: `kogge perft 6`, `kogge perft 3 --divide --fen "<FEN>"`,
     /// `kogge perft --epd perft-suite.epd --max-nodes 1000000`.
     Perft(PerftArgs),
+
+    /// List the compute devices (CUDA, OpenCL), the one the engine would use, and why a backend
+    /// has none.
+    Devices(devices_cmd::DevicesArgs),
 }
 
 #[derive(Args, Debug)]
@@ -101,6 +106,7 @@ fn main() -> ExitCode {
     };
     let result = match &cli.command {
         Command::Perft(args) => perft_cmd::run(args),
+        Command::Devices(args) => devices_cmd::run(args),
     };
     match result {
         Ok(code) => code,

@@ -1,0 +1,304 @@
+//! GPU perft: the host drives a breadth-first expansion ply by ply on the device — count every
+//! position's legal moves, prefix-sum the counts on the device to place each child, write the
+//! children contiguously — and the last plies (up to three) run depth-first in one fused kernel,
+//! one thread per position, with the last ply bulk-counted. Positions travel in the packed
+//! 40-byte form of `kogge_chess::packed`. A ply that would not fit in the per-ply buffers is split
+//! into chunks of parents whose children fit, so depth is limited by time, not memory.
+//!
+//! The kernels are `crates/gpu/kernels/{board.h, movegen.h, perft.cl}`, one source for CUDA and
+//! OpenCL.
+
+use kogge_chess::{Board, Move, PackedBoard};
+use kogge_gpu::{Arg, Buffer, Device, GpuError, Kernel, Module};
+
+/// The kernel source, in the order the files depend on each other.
+pub const SOURCE: &str = concat!(
+    include_str!("../../gpu/kernels/board.h"),
+    include_str!("../../gpu/kernels/movegen.h"),
+    include_str!("../../gpu/kernels/perft.cl"),
+);
+
+/// Work-group size of every perft kernel (a power of two; the scan and the reductions rely on
+/// it).
+const GROUP: usize = 256;
+
+/// 64-bit words per packed position.
+const WORDS: usize = 5;
+
+/// Tuning knobs. The defaults suit a large GPU; tests use small buffers to exercise chunking.
+#[derive(Clone, Debug)]
+pub struct PerftOptions {
+    /// Plies run depth-first at the end (1 to 3).
+    pub leaf_depth: u32,
+    /// Positions each ply's buffer holds; a ply with more children is split into chunks.
+    pub positions_per_ply: usize,
+}
+
+impl PerftOptions {
+    /// Defaults for `device`: three fused plies, and ply buffers that use at most a quarter of
+    /// the device's memory over eight plies.
+    pub fn for_device(device: &Device) -> PerftOptions {
+        let bytes_per_position = (WORDS * 8 + 8) as u64;
+        let budget = device.info().memory_bytes / 4 / 8;
+        let positions = (budget / bytes_per_position).clamp(1 << 12, 1 << 25) as usize;
+        PerftOptions {
+            leaf_depth: 3,
+            positions_per_ply: positions,
+        }
+    }
+}
+
+/// One ply's device buffers: positions and their child counts (scanned in place to offsets).
+struct Ply {
+    boards: Buffer<u64>,
+    counts: Buffer<u64>,
+}
+
+/// A GPU perft engine bound to one device: kernels built once, buffers allocated on first use
+/// and kept between runs.
+pub struct GpuPerft {
+    device: Device,
+    _module: Module,
+    count_children: Kernel,
+    scan_blocks: Kernel,
+    scan_add: Kernel,
+    expand: Kernel,
+    perft_leaf: Kernel,
+    options: PerftOptions,
+    plies: Vec<Ply>,
+}
+
+fn words(packed: &PackedBoard) -> [u64; WORDS] {
+    [
+        packed.quad[0],
+        packed.quad[1],
+        packed.quad[2],
+        packed.quad[3],
+        packed.state,
+    ]
+}
+
+fn groups(n: usize) -> usize {
+    n.div_ceil(GROUP)
+}
+
+fn to_u32(n: usize, what: &str) -> Result<u32, GpuError> {
+    u32::try_from(n).map_err(|_| GpuError::BadLaunch(format!("{what} {n} does not fit in 32 bits")))
+}
+
+impl GpuPerft {
+    /// Builds the perft kernels for `device`.
+    pub fn new(device: Device, options: PerftOptions) -> Result<GpuPerft, GpuError> {
+        if !(1..=3).contains(&options.leaf_depth) {
+            return Err(GpuError::BadLaunch(format!(
+                "leaf depth {} is not 1, 2 or 3",
+                options.leaf_depth
+            )));
+        }
+        let module = device.build(SOURCE, &[("SCAN_GROUP", GROUP.to_string())])?;
+        Ok(GpuPerft {
+            count_children: module.kernel("count_children")?,
+            scan_blocks: module.kernel("scan_blocks")?,
+            scan_add: module.kernel("scan_add")?,
+            expand: module.kernel("expand")?,
+            perft_leaf: module.kernel("perft_leaf")?,
+            _module: module,
+            device,
+            options,
+            plies: Vec::new(),
+        })
+    }
+
+    pub fn device(&self) -> &Device {
+        &self.device
+    }
+
+    /// The number of leaf nodes `depth` plies below `board`.
+    pub fn perft(&mut self, board: &Board, depth: u32) -> Result<u64, GpuError> {
+        if depth == 0 {
+            return Ok(1);
+        }
+        let leaf = self.options.leaf_depth.min(depth);
+        let expansions = (depth - leaf) as usize;
+        self.ensure_plies(expansions + 1)?;
+        let root = words(&board.pack());
+        self.device.write(&mut self.plies[0].boards, &root)?;
+        self.run_ply(0, 1, expansions, leaf)
+    }
+
+    /// Perft under each root move, in generation order.
+    pub fn divide(&mut self, board: &Board, depth: u32) -> Result<Vec<(Move, u64)>, GpuError> {
+        let mut out = Vec::new();
+        for &mv in board.legal_moves().iter() {
+            let mut child = *board;
+            child.play(mv);
+            out.push((mv, self.perft(&child, depth.saturating_sub(1))?));
+        }
+        Ok(out)
+    }
+
+    fn ensure_plies(&mut self, count: usize) -> Result<(), GpuError> {
+        while self.plies.len() < count {
+            let n = self.options.positions_per_ply;
+            self.plies.push(Ply {
+                boards: self.device.alloc::<u64>(n * WORDS)?,
+                counts: self.device.alloc::<u64>(n)?,
+            });
+        }
+        Ok(())
+    }
+
+    /// Counts the leaves below positions `0 .. n` of ply `p`, expanding `expansions` more plies
+    /// breadth-first and then `leaf` plies depth-first.
+    fn run_ply(
+        &mut self,
+        p: usize,
+        n: usize,
+        expansions: usize,
+        leaf: u32,
+    ) -> Result<u64, GpuError> {
+        if n == 0 {
+            return Ok(0);
+        }
+        if expansions == 0 {
+            return self.leaves(p, n, leaf);
+        }
+        // Step 1. Count the children of every parent in the slice (counts[0 .. n]).
+        let ply = &self.plies[p];
+        self.device.launch(
+            &self.count_children,
+            groups(n) * GROUP,
+            GROUP,
+            &[
+                Arg::buf(&ply.boards),
+                Arg::U32(to_u32(n, "positions")?),
+                Arg::buf(&ply.counts),
+            ],
+        )?;
+        // Step 2. Exclusive prefix sum on the device: counts become offsets.
+        let total = self.scan(p, n)?;
+        // Step 3. Write the children as ply p + 1, in chunks of parents whose children fit.
+        let capacity = self.options.positions_per_ply as u64;
+        if total <= capacity {
+            self.expand_chunk(p, 0, n, 0)?;
+            return self.run_ply(p + 1, total as usize, expansions - 1, leaf);
+        }
+        let mut offsets = vec![0u64; n];
+        self.device.read(&self.plies[p].counts, &mut offsets)?;
+        // Where parent k's children begin; parents past the end begin at the total.
+        let child_start = |k: usize| if k < n { offsets[k] } else { total };
+        let mut nodes = 0;
+        let mut start = 0;
+        while start < n {
+            let base = offsets[start];
+            let mut end = start + 1;
+            while end < n && child_start(end + 1) - base <= capacity {
+                end += 1;
+            }
+            let children = child_start(end) - base;
+            if children > capacity {
+                // One parent has at most 218 children: only a tiny test capacity gets here.
+                return Err(GpuError::BadLaunch(format!(
+                    "positions_per_ply {capacity} is below one position's children ({children})"
+                )));
+            }
+            self.expand_chunk(p, start, end - start, base)?;
+            nodes += self.run_ply(p + 1, children as usize, expansions - 1, leaf)?;
+            // Plies below p + 1 were reused by that chunk; ply p's offsets are untouched.
+            start = end;
+        }
+        Ok(nodes)
+    }
+
+    /// Expands parents `start .. start + n` of ply `p` into ply `p + 1`.
+    fn expand_chunk(
+        &mut self,
+        p: usize,
+        start: usize,
+        n: usize,
+        base: u64,
+    ) -> Result<(), GpuError> {
+        let (parents, children) = self.plies.split_at_mut(p + 1);
+        let parent = &parents[p];
+        self.device.launch(
+            &self.expand,
+            groups(n) * GROUP,
+            GROUP,
+            &[
+                Arg::buf(&parent.boards),
+                Arg::U32(to_u32(start, "first")?),
+                Arg::U32(to_u32(n, "positions")?),
+                Arg::buf(&parent.counts),
+                Arg::U64(base),
+                Arg::buf(&children[0].boards),
+            ],
+        )
+    }
+
+    /// The fused depth-first tail over positions `0 .. n` of ply `p`.
+    fn leaves(&mut self, p: usize, n: usize, depth: u32) -> Result<u64, GpuError> {
+        let g = groups(n);
+        let sums: Buffer<u64> = self.device.alloc(g)?;
+        self.device.launch(
+            &self.perft_leaf,
+            g * GROUP,
+            GROUP,
+            &[
+                Arg::buf(&self.plies[p].boards),
+                Arg::U32(0),
+                Arg::U32(to_u32(n, "positions")?),
+                Arg::U32(depth),
+                Arg::buf(&sums),
+            ],
+        )?;
+        let mut host = vec![0u64; g];
+        self.device.read(&sums, &mut host)?;
+        Ok(host.iter().sum())
+    }
+
+    /// Exclusive prefix sum of counts[0 .. n] of ply `p`, in place; returns the total.
+    fn scan(&mut self, p: usize, n: usize) -> Result<u64, GpuError> {
+        let device = &self.device;
+        let (blocks, adds) = (&self.scan_blocks, &self.scan_add);
+        scan_in_place(device, blocks, adds, &self.plies[p].counts, n)
+    }
+}
+
+/// Scans `data[0 .. n]` in place (exclusive) with one level of block sums per recursion.
+fn scan_in_place(
+    device: &Device,
+    scan_blocks: &Kernel,
+    scan_add: &Kernel,
+    data: &Buffer<u64>,
+    n: usize,
+) -> Result<u64, GpuError> {
+    let g = groups(n);
+    let block_sums: Buffer<u64> = device.alloc(g)?;
+    device.launch(
+        scan_blocks,
+        g * GROUP,
+        GROUP,
+        &[
+            Arg::buf(data),
+            Arg::U32(to_u32(n, "positions")?),
+            Arg::buf(&block_sums),
+        ],
+    )?;
+    if g == 1 {
+        let mut total = [0u64];
+        device.read(&block_sums, &mut total)?;
+        return Ok(total[0]);
+    }
+    let total = scan_in_place(device, scan_blocks, scan_add, &block_sums, g)?;
+    device.launch(
+        scan_add,
+        g * GROUP,
+        GROUP,
+        &[
+            Arg::buf(data),
+            Arg::U32(to_u32(n, "positions")?),
+            Arg::buf(&block_sums),
+        ],
+    )?;
+    Ok(total)
+}

@@ -1,0 +1,120 @@
+//! GPU perft against the suites, on every OpenCL/CUDA device present (PoCL in CI). Under
+//! `CI=true` a missing device fails instead of passing with a note.
+
+use kogge_chess::epd::{Epd, parse_file};
+use kogge_chess::{Board, testdata};
+use kogge_gpu::{Device, list_devices};
+use kogge_gpu_perft::{GpuPerft, PerftOptions};
+
+fn devices() -> Vec<Device> {
+    let list = list_devices();
+    let devices: Vec<Device> = list
+        .devices
+        .iter()
+        .filter_map(|info| match Device::open(info) {
+            Ok(d) => Some(d),
+            Err(e) => {
+                eprintln!("cannot open {}: {e}", info.name);
+                None
+            }
+        })
+        .collect();
+    if devices.is_empty() {
+        let problems: Vec<String> = list
+            .problems
+            .iter()
+            .map(|(b, e)| format!("{b}: {e}"))
+            .collect();
+        assert!(
+            std::env::var("CI").as_deref() != Ok("true"),
+            "no GPU or OpenCL device in CI: {problems:?}"
+        );
+        eprintln!("no device: GPU perft not tested here ({problems:?})");
+    }
+    devices
+}
+
+/// Every count up to `max_nodes` of every position in `file` (each `stride`-th position), with
+/// the given options; returns the number of counts checked.
+fn check_suite(gpu: &mut GpuPerft, file: &str, stride: usize, max_nodes: u64) -> usize {
+    let text = testdata::read(file);
+    let entries: Vec<Epd> = parse_file(&text)
+        .into_iter()
+        .map(|(line, r)| r.unwrap_or_else(|e| panic!("{file}:{line}: {e}")))
+        .collect();
+    let mut checked = 0;
+    let mut failures = Vec::new();
+    for epd in entries.iter().step_by(stride) {
+        for (depth, expected) in epd.perft_counts() {
+            if expected > max_nodes {
+                continue;
+            }
+            let got = gpu.perft(&epd.board, depth).expect("GPU perft runs");
+            checked += 1;
+            if got != expected {
+                failures.push(format!(
+                    "{} depth {depth}: expected {expected}, got {got}",
+                    epd.board.to_fen()
+                ));
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} failures on {}:\n{}",
+        failures.len(),
+        gpu.device().info().name,
+        failures.join("\n")
+    );
+    checked
+}
+
+#[test]
+fn suites_match_on_every_device() {
+    for device in devices() {
+        let name = device.info().name.clone();
+        let options = PerftOptions::for_device(&device);
+        let mut gpu = GpuPerft::new(device, options).expect("perft kernels build");
+        let n = check_suite(&mut gpu, "perft-suite.epd", 1, 200_000)
+            + check_suite(&mut gpu, "perft-chess960.epd", 8, 200_000)
+            + check_suite(&mut gpu, "perft-random.epd", 29, 200_000);
+        eprintln!("{name}: {n} counts checked");
+        assert!(n > 800, "only {n} counts checked");
+    }
+}
+
+#[test]
+fn every_leaf_depth_and_tiny_ply_buffers_agree() {
+    // Kiwipete to depth 4 (4,085,603) with 1, 2 and 3 fused plies, and with ply buffers so small
+    // that every ply is split into many chunks.
+    let kiwipete =
+        Board::from_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
+            .unwrap();
+    for device in devices() {
+        for leaf_depth in 1..=3 {
+            for positions_per_ply in [256, 1 << 16] {
+                let d = Device::open(device.info()).expect("device reopens");
+                let options = PerftOptions {
+                    leaf_depth,
+                    positions_per_ply,
+                };
+                let mut gpu = GpuPerft::new(d, options).expect("perft kernels build");
+                assert_eq!(
+                    gpu.perft(&kiwipete, 3).unwrap(),
+                    97_862,
+                    "leaf {leaf_depth}, ply {positions_per_ply}"
+                );
+                if leaf_depth > 1 {
+                    assert_eq!(
+                        gpu.perft(&kiwipete, 4).unwrap(),
+                        4_085_603,
+                        "leaf {leaf_depth}, ply {positions_per_ply}"
+                    );
+                }
+                let divide = gpu.divide(&kiwipete, 2).unwrap();
+                assert_eq!(divide.len(), 48);
+                assert_eq!(divide.iter().map(|(_, n)| n).sum::<u64>(), 2039);
+            }
+        }
+    }
+}

@@ -1,0 +1,222 @@
+/* board.h: the chess position inside a kernel, unpacked from the 40-byte PackedBoard that
+ * crates/chess/src/packed.rs defines (four quad-bitboard words + one state word), and the
+ * table-free attack functions (Kogge-Stone fills and shifts) every chess kernel uses.
+ *
+ * Squares a1 = 0 .. h8 = 63, bit i of a bitboard = square i, as on the CPU. Moves are the CPU's
+ * 16-bit encoding: from | to << 6 | kind << 12 | promotion << 14, kind 0 normal, 1 promotion,
+ * 2 en passant, 3 castling (to = the castling rook's square); promotion 0..3 = N, B, R, Q.
+ * Written in the portable dialect of prelude_*.h: no backend #ifdefs here. */
+
+#define PAWN 0
+#define KNIGHT 1
+#define BISHOP 2
+#define ROOK 3
+#define QUEEN 4
+#define KING 5
+#define NO_SQUARE 64u
+#define NO_FILE 8u
+
+#define NOT_A 0xfefefefefefefefeUL
+#define NOT_H 0x7f7f7f7f7f7f7f7fUL
+#define RANK_1 0x00000000000000ffUL
+#define RANK_3 0x0000000000ff0000UL
+#define RANK_6 0x0000ff0000000000UL
+#define RANK_8 0xff00000000000000UL
+
+/* The packed form, as crates/chess/src/packed.rs writes it. */
+typedef struct {
+    u64 quad[4];
+    u64 state;
+} PackedBoard;
+
+#define STATE_SIDE_SHIFT 0
+#define STATE_CASTLING_SHIFT 1
+#define STATE_EP_SHIFT 17
+#define NIBBLE_PRESENT 8u
+
+typedef struct {
+    u64 pieces[6]; /* by piece type, both colours */
+    u64 colors[2]; /* white, black */
+    u32 side;      /* 0 white, 1 black */
+    u32 ep;        /* en-passant square, or NO_SQUARE */
+    u32 castle[4]; /* rook file per slot 2 * colour + wing (0 king side, 1 queen side), or NO_FILE */
+} Board;
+
+typedef u16 Move;
+#define MOVE_NORMAL 0u
+#define MOVE_PROMOTION 1u
+#define MOVE_EN_PASSANT 2u
+#define MOVE_CASTLING 3u
+#define MOVE(from, to, kind, promo) ((Move)((from) | ((to) << 6) | ((kind) << 12) | ((promo) << 14)))
+
+DEVICE_FN u64 bit(u32 sq) { return 1UL << sq; }
+DEVICE_FN u32 lsb(u64 b) { return (u32)CTZ64(b); }
+DEVICE_FN u32 popc(u64 b) { return (u32)POPCOUNT64(b); }
+
+DEVICE_FN void unpack_board(const GLOBAL PackedBoard *p, Board *b) {
+    u64 q0 = p->quad[0], q1 = p->quad[1], q2 = p->quad[2], q3 = p->quad[3];
+    u64 s = p->state;
+    b->pieces[PAWN] = q0 & ~q1 & ~q2;
+    b->pieces[KNIGHT] = ~q0 & q1 & ~q2;
+    b->pieces[BISHOP] = q0 & q1 & ~q2;
+    b->pieces[ROOK] = ~q0 & ~q1 & q2;
+    b->pieces[QUEEN] = q0 & ~q1 & q2;
+    b->pieces[KING] = ~q0 & q1 & q2;
+    b->colors[1] = q3;
+    b->colors[0] = (q0 | q1 | q2) & ~q3;
+    b->side = (u32)(s >> STATE_SIDE_SHIFT) & 1u;
+    for (u32 slot = 0; slot < 4; slot++) {
+        u32 nibble = (u32)(s >> (STATE_CASTLING_SHIFT + 4 * slot)) & 15u;
+        b->castle[slot] = (nibble & NIBBLE_PRESENT) ? (nibble & 7u) : NO_FILE;
+    }
+    u32 ep = (u32)(s >> STATE_EP_SHIFT) & 15u;
+    b->ep = (ep & NIBBLE_PRESENT) ? ((ep & 7u) + (b->side == 0 ? 40u : 16u)) : NO_SQUARE;
+}
+
+/* Children written by the kernels carry no clocks (perft does not need them): half-move 0,
+ * full-move 1. */
+DEVICE_FN void pack_board(const Board *b, GLOBAL PackedBoard *p) {
+    u64 q[4] = {0, 0, 0, 0};
+    for (u32 t = 0; t < 6; t++) {
+        u64 code = t + 1;
+        if (code & 1) q[0] |= b->pieces[t];
+        if (code & 2) q[1] |= b->pieces[t];
+        if (code & 4) q[2] |= b->pieces[t];
+    }
+    q[3] = b->colors[1];
+    u64 s = (u64)b->side << STATE_SIDE_SHIFT;
+    for (u32 slot = 0; slot < 4; slot++)
+        if (b->castle[slot] != NO_FILE)
+            s |= (u64)(NIBBLE_PRESENT | b->castle[slot]) << (STATE_CASTLING_SHIFT + 4 * slot);
+    if (b->ep != NO_SQUARE) s |= (u64)(NIBBLE_PRESENT | (b->ep & 7u)) << STATE_EP_SHIFT;
+    s |= 1UL << 37; /* full-move number 1 */
+    p->quad[0] = q[0];
+    p->quad[1] = q[1];
+    p->quad[2] = q[2];
+    p->quad[3] = q[3];
+    p->state = s;
+}
+
+/* ---- Attacks without tables ------------------------------------------------------------------
+ * Kogge-Stone occluded fills: the squares reached from the set `g` sliding one way through the
+ * `e`mpty squares, up to and including the first blocker. Three doubling steps per direction. */
+DEVICE_FN u64 fill_n(u64 g, u64 e) { g |= e & (g << 8); e &= e << 8; g |= e & (g << 16); e &= e << 16; g |= e & (g << 32); return g << 8; }
+DEVICE_FN u64 fill_s(u64 g, u64 e) { g |= e & (g >> 8); e &= e >> 8; g |= e & (g >> 16); e &= e >> 16; g |= e & (g >> 32); return g >> 8; }
+DEVICE_FN u64 fill_e(u64 g, u64 e) { e &= NOT_A; g |= e & (g << 1); e &= e << 1; g |= e & (g << 2); e &= e << 2; g |= e & (g << 4); return (g << 1) & NOT_A; }
+DEVICE_FN u64 fill_w(u64 g, u64 e) { e &= NOT_H; g |= e & (g >> 1); e &= e >> 1; g |= e & (g >> 2); e &= e >> 2; g |= e & (g >> 4); return (g >> 1) & NOT_H; }
+DEVICE_FN u64 fill_ne(u64 g, u64 e) { e &= NOT_A; g |= e & (g << 9); e &= e << 9; g |= e & (g << 18); e &= e << 18; g |= e & (g << 36); return (g << 9) & NOT_A; }
+DEVICE_FN u64 fill_nw(u64 g, u64 e) { e &= NOT_H; g |= e & (g << 7); e &= e << 7; g |= e & (g << 14); e &= e << 14; g |= e & (g << 28); return (g << 7) & NOT_H; }
+DEVICE_FN u64 fill_se(u64 g, u64 e) { e &= NOT_A; g |= e & (g >> 7); e &= e >> 7; g |= e & (g >> 14); e &= e >> 14; g |= e & (g >> 28); return (g >> 7) & NOT_A; }
+DEVICE_FN u64 fill_sw(u64 g, u64 e) { e &= NOT_H; g |= e & (g >> 9); e &= e >> 9; g |= e & (g >> 18); e &= e >> 18; g |= e & (g >> 36); return (g >> 9) & NOT_H; }
+
+/* Direction d: 0..3 orthogonal (n, s, e, w), 4..7 diagonal (ne, nw, se, sw). */
+DEVICE_FN u64 fill_dir(u32 d, u64 g, u64 e) {
+    switch (d) {
+    case 0: return fill_n(g, e);
+    case 1: return fill_s(g, e);
+    case 2: return fill_e(g, e);
+    case 3: return fill_w(g, e);
+    case 4: return fill_ne(g, e);
+    case 5: return fill_nw(g, e);
+    case 6: return fill_se(g, e);
+    default: return fill_sw(g, e);
+    }
+}
+
+DEVICE_FN u64 rook_attacks(u64 g, u64 empty) {
+    return fill_n(g, empty) | fill_s(g, empty) | fill_e(g, empty) | fill_w(g, empty);
+}
+DEVICE_FN u64 bishop_attacks(u64 g, u64 empty) {
+    return fill_ne(g, empty) | fill_nw(g, empty) | fill_se(g, empty) | fill_sw(g, empty);
+}
+DEVICE_FN u64 knight_attacks(u64 b) {
+    u64 l1 = (b >> 1) & 0x7f7f7f7f7f7f7f7fUL, l2 = (b >> 2) & 0x3f3f3f3f3f3f3f3fUL;
+    u64 r1 = (b << 1) & 0xfefefefefefefefeUL, r2 = (b << 2) & 0xfcfcfcfcfcfcfcfcUL;
+    u64 h1 = l1 | r1, h2 = l2 | r2;
+    return (h1 << 16) | (h1 >> 16) | (h2 << 8) | (h2 >> 8);
+}
+DEVICE_FN u64 king_attacks(u64 b) {
+    u64 a = ((b << 1) & NOT_A) | ((b >> 1) & NOT_H);
+    u64 row = b | a;
+    return a | (row << 8) | (row >> 8);
+}
+/* Squares attacked by pawns of colour `c` standing on `b`. */
+DEVICE_FN u64 pawn_attacks(u32 c, u64 b) {
+    return c == 0 ? (((b << 9) & NOT_A) | ((b << 7) & NOT_H)) : (((b >> 7) & NOT_A) | ((b >> 9) & NOT_H));
+}
+
+/* Every square colour `by` attacks, with `occ` as the blockers. */
+DEVICE_FN u64 attacked_squares(const Board *b, u32 by, u64 occ) {
+    u64 them = b->colors[by];
+    u64 empty = ~occ;
+    u64 orth = (b->pieces[ROOK] | b->pieces[QUEEN]) & them;
+    u64 diag = (b->pieces[BISHOP] | b->pieces[QUEEN]) & them;
+    return pawn_attacks(by, b->pieces[PAWN] & them) | knight_attacks(b->pieces[KNIGHT] & them) |
+           king_attacks(b->pieces[KING] & them) | rook_attacks(orth, empty) | bishop_attacks(diag, empty);
+}
+
+DEVICE_FN u32 piece_type_on(const Board *b, u64 sq_bit) {
+    u32 t = 0;
+    for (u32 i = 1; i < 6; i++)
+        if (b->pieces[i] & sq_bit) t = i;
+    return t;
+}
+
+/* Squares strictly between two squares of one rank. */
+DEVICE_FN u64 between_on_rank(u32 a, u32 c) {
+    u32 lo = a < c ? a : c, hi = a < c ? c : a;
+    return (bit(hi) - 1) & ~((bit(lo) << 1) - 1);
+}
+
+/* ---- Making a move (copy-make: callers copy the board first) ---------------------------------- */
+DEVICE_FN void clear_castling_on(Board *b, u32 sq) {
+    for (u32 slot = 0; slot < 4; slot++) {
+        u32 rook_sq = b->castle[slot] + ((slot >> 1) ? 56u : 0u);
+        if (b->castle[slot] != NO_FILE && rook_sq == sq) b->castle[slot] = NO_FILE;
+    }
+}
+
+DEVICE_FN void make_move(Board *b, Move m) {
+    u32 from = m & 63u, to = (m >> 6) & 63u, kind = (m >> 12) & 3u;
+    u32 us = b->side, them = us ^ 1u;
+    u64 fb = bit(from), tb = bit(to);
+    b->ep = NO_SQUARE;
+    if (kind == MOVE_CASTLING) {
+        u32 base = us ? 56u : 0u;
+        u32 king_side = to > from;
+        u32 kdst = base + (king_side ? 6u : 2u), rdst = base + (king_side ? 5u : 3u);
+        /* XOR, not OR: in Chess960 the king or rook may end where it started. */
+        b->pieces[KING] ^= fb ^ bit(kdst);
+        b->pieces[ROOK] ^= tb ^ bit(rdst);
+        b->colors[us] ^= fb ^ tb ^ bit(kdst) ^ bit(rdst);
+        b->castle[2 * us] = NO_FILE;
+        b->castle[2 * us + 1] = NO_FILE;
+    } else {
+        u32 moving = piece_type_on(b, fb);
+        if (kind == MOVE_EN_PASSANT) {
+            u64 cap = bit(to ^ 8u);
+            b->pieces[PAWN] ^= cap;
+            b->colors[them] ^= cap;
+        } else if (b->colors[them] & tb) {
+            u32 captured = piece_type_on(b, tb);
+            b->pieces[captured] ^= tb;
+            b->colors[them] ^= tb;
+            clear_castling_on(b, to);
+        }
+        b->pieces[moving] ^= fb;
+        b->pieces[kind == MOVE_PROMOTION ? 1u + ((m >> 14) & 3u) : moving] ^= tb;
+        b->colors[us] ^= fb | tb;
+        if (moving == PAWN) {
+            if ((from ^ to) == 16u) {
+                u32 ep = (from + to) >> 1;
+                if (pawn_attacks(us, bit(ep)) & b->pieces[PAWN] & b->colors[them]) b->ep = ep;
+            }
+        } else if (moving == KING) {
+            b->castle[2 * us] = NO_FILE;
+            b->castle[2 * us + 1] = NO_FILE;
+        } else {
+            clear_castling_on(b, from);
+        }
+    }
+    b->side = them;
+}

@@ -1,0 +1,233 @@
+/* movegen.h: legal move generation in a kernel, the same rules as crates/chess/src/movegen.rs,
+ * table-free. One pass over the eight directions from the king finds the checkers, the check
+ * mask (squares that capture or block a single check) and the pin rays; enemy attacks with the
+ * king lifted give the king's safe squares. Two consumers share that preparation:
+ * count_moves() bulk-counts set-wise (the leaf ply of perft) and gen_moves() lists moves. */
+
+typedef struct {
+    u64 us, them, occ, empty;
+    u64 king;      /* our king, one bit */
+    u64 checkmask; /* all squares when not in check */
+    u64 pin_hv;    /* rays (king to pinner, inclusive) of orthogonal pins */
+    u64 pin_diag;  /* the same for diagonal pins */
+    u64 king_to;   /* safe king destinations */
+    u32 checks;    /* number of checkers, 0 to 2 */
+} Masks;
+
+DEVICE_FN void prepare(const Board *b, Masks *m) {
+    u32 side = b->side, opp = side ^ 1u;
+    m->us = b->colors[side];
+    m->them = b->colors[opp];
+    m->occ = m->us | m->them;
+    m->empty = ~m->occ;
+    m->king = b->pieces[KING] & m->us;
+    u64 orth = (b->pieces[ROOK] | b->pieces[QUEEN]) & m->them;
+    u64 diag = (b->pieces[BISHOP] | b->pieces[QUEEN]) & m->them;
+
+    u64 checkers = (knight_attacks(m->king) & b->pieces[KNIGHT] & m->them) |
+                   (pawn_attacks(side, m->king) & b->pieces[PAWN] & m->them);
+    u64 checkmask = checkers;
+    m->pin_hv = 0;
+    m->pin_diag = 0;
+    for (u32 d = 0; d < 8; d++) {
+        u64 sliders = d < 4 ? orth : diag;
+        u64 ray = fill_dir(d, m->king, m->empty);
+        u64 blocker = ray & m->occ;
+        if (blocker & sliders) {
+            checkers |= blocker;
+            checkmask |= ray;
+        } else if (blocker & m->us) {
+            u64 beyond = fill_dir(d, blocker, m->empty);
+            if (beyond & sliders) {
+                if (d < 4) m->pin_hv |= ray | beyond;
+                else m->pin_diag |= ray | beyond;
+            }
+        }
+    }
+    m->checks = popc(checkers);
+    m->checkmask = m->checks ? checkmask : ~0UL;
+    u64 danger = attacked_squares(b, opp, m->occ ^ m->king);
+    m->king_to = king_attacks(m->king) & ~m->us & ~danger;
+}
+
+/* Whether the side to move may castle with the rook in `slot` (Chess960 rules; standard chess
+ * is the special case). Not called in check. */
+DEVICE_FN int can_castle(const Board *b, const Masks *m, u32 slot) {
+    u32 file = b->castle[slot];
+    if (file == NO_FILE) return 0;
+    u32 base = b->side ? 56u : 0u;
+    u32 ksq = lsb(m->king), rsq = base + file;
+    u32 king_side = (slot & 1u) == 0;
+    u32 kdst = base + (king_side ? 6u : 2u), rdst = base + (king_side ? 5u : 3u);
+    u64 king_path = between_on_rank(ksq, kdst) | bit(kdst);
+    u64 rook_path = between_on_rank(rsq, rdst) | bit(rdst);
+    if ((king_path | rook_path) & m->occ & ~m->king & ~bit(rsq)) return 0;
+    /* The rook is lifted: it may be what shields the king's path today. */
+    u64 danger = attacked_squares(b, b->side ^ 1u, m->occ ^ bit(rsq));
+    return (king_path & danger) == 0;
+}
+
+/* Whether en passant from `from` leaves the king safe: both pawns leave their squares, so a
+ * slider may now see the king (the rank pin), and a check must be answered. */
+DEVICE_FN int ep_is_legal(const Board *b, const Masks *m, u32 from) {
+    u32 cap = b->ep ^ 8u;
+    if (!(m->checkmask & (bit(b->ep) | bit(cap)))) return 0;
+    u64 occ = (m->occ ^ bit(from) ^ bit(cap)) | bit(b->ep);
+    u64 empty = ~occ;
+    u64 orth = (b->pieces[ROOK] | b->pieces[QUEEN]) & m->them;
+    u64 diag = (b->pieces[BISHOP] | b->pieces[QUEEN]) & m->them;
+    return ((rook_attacks(m->king, empty) & orth) | (bishop_attacks(m->king, empty) & diag)) == 0;
+}
+
+/* The number of legal moves, counted set-wise without building one. Sliders are filled one
+ * direction at a time for the whole set: along one direction two of our pieces never reach the
+ * same square (the nearer blocks the farther), so popcounts add up exactly. */
+DEVICE_FN u32 count_moves(const Board *b) {
+    Masks m;
+    prepare(b, &m);
+    u32 n = popc(m.king_to);
+    if (m.checks > 1) return n;
+    u64 target = ~m.us & m.checkmask;
+    u64 pinned = m.pin_hv | m.pin_diag;
+
+    for (u64 k = b->pieces[KNIGHT] & m.us & ~pinned; k; k &= k - 1)
+        n += popc(knight_attacks(bit(lsb(k))) & target);
+
+    u64 orth = (b->pieces[ROOK] | b->pieces[QUEEN]) & m.us & ~m.pin_diag;
+    u64 diag = (b->pieces[BISHOP] | b->pieces[QUEEN]) & m.us & ~m.pin_hv;
+    u64 orth_free = orth & ~m.pin_hv, orth_pinned = orth & m.pin_hv;
+    u64 diag_free = diag & ~m.pin_diag, diag_pinned = diag & m.pin_diag;
+    for (u32 d = 0; d < 4; d++) {
+        n += popc(fill_dir(d, orth_free, m.empty) & target);
+        n += popc(fill_dir(d, orth_pinned, m.empty) & target & m.pin_hv);
+        n += popc(fill_dir(d + 4, diag_free, m.empty) & target);
+        n += popc(fill_dir(d + 4, diag_pinned, m.empty) & target & m.pin_diag);
+    }
+
+    u64 pawns = b->pieces[PAWN] & m.us;
+    u64 push_pawns = pawns & ~m.pin_diag;
+    u64 take_pawns = pawns & ~m.pin_hv;
+    u64 last = b->side ? RANK_1 : RANK_8;
+    u64 single, dbl, west, east;
+    if (b->side == 0) {
+        single = (push_pawns << 8) & m.empty;
+        dbl = ((single & RANK_3) << 8) & m.empty;
+        west = ((take_pawns & NOT_A) << 7) & m.them;
+        east = ((take_pawns & NOT_H) << 9) & m.them;
+        /* A pinned pawn keeps to its pin ray: test the destination, mapped back per pawn. */
+        single &= ~((push_pawns & m.pin_hv) << 8) | m.pin_hv;
+        dbl &= ~((push_pawns & m.pin_hv) << 16) | m.pin_hv;
+        west &= ~((take_pawns & m.pin_diag & NOT_A) << 7) | m.pin_diag;
+        east &= ~((take_pawns & m.pin_diag & NOT_H) << 9) | m.pin_diag;
+    } else {
+        single = (push_pawns >> 8) & m.empty;
+        dbl = ((single & RANK_6) >> 8) & m.empty;
+        west = ((take_pawns & NOT_A) >> 9) & m.them;
+        east = ((take_pawns & NOT_H) >> 7) & m.them;
+        single &= ~((push_pawns & m.pin_hv) >> 8) | m.pin_hv;
+        dbl &= ~((push_pawns & m.pin_hv) >> 16) | m.pin_hv;
+        west &= ~((take_pawns & m.pin_diag & NOT_A) >> 9) | m.pin_diag;
+        east &= ~((take_pawns & m.pin_diag & NOT_H) >> 7) | m.pin_diag;
+    }
+    single &= m.checkmask;
+    dbl &= m.checkmask;
+    west &= m.checkmask;
+    east &= m.checkmask;
+    n += popc(single & ~last) + popc(dbl) + popc(west & ~last) + popc(east & ~last);
+    n += 4 * (popc(single & last) + popc(west & last) + popc(east & last));
+
+    if (b->ep != NO_SQUARE)
+        for (u64 c = pawn_attacks(b->side ^ 1u, bit(b->ep)) & pawns; c; c &= c - 1)
+            n += ep_is_legal(b, &m, lsb(c));
+
+    if (m.checks == 0) {
+        u32 slot = 2 * b->side;
+        n += can_castle(b, &m, slot) + can_castle(b, &m, slot + 1);
+    }
+    return n;
+}
+
+DEVICE_FN u32 push_targets(Move *list, u32 n, u32 from, u64 to) {
+    for (; to; to &= to - 1) list[n++] = MOVE(from, lsb(to), MOVE_NORMAL, 0u);
+    return n;
+}
+
+DEVICE_FN u32 push_pawn_targets(Move *list, u32 n, u64 to, i32 delta, u64 last) {
+    for (; to; to &= to - 1) {
+        u32 t = lsb(to), f = (u32)((i32)t - delta);
+        if (bit(t) & last) {
+            for (u32 p = 0; p < 4; p++) list[n++] = MOVE(f, t, MOVE_PROMOTION, 3u - p);
+        } else {
+            list[n++] = MOVE(f, t, MOVE_NORMAL, 0u);
+        }
+    }
+    return n;
+}
+
+/* Every legal move into `list` (room for 256); returns how many. */
+DEVICE_FN u32 gen_moves(const Board *b, Move *list) {
+    Masks m;
+    prepare(b, &m);
+    u32 ksq = lsb(m.king);
+    u32 n = push_targets(list, 0, ksq, m.king_to);
+    if (m.checks > 1) return n;
+    u64 target = ~m.us & m.checkmask;
+    u64 pinned = m.pin_hv | m.pin_diag;
+
+    for (u64 k = b->pieces[KNIGHT] & m.us & ~pinned; k; k &= k - 1) {
+        u32 f = lsb(k);
+        n = push_targets(list, n, f, knight_attacks(bit(f)) & target);
+    }
+    u64 orth = (b->pieces[ROOK] | b->pieces[QUEEN]) & m.us & ~m.pin_diag;
+    u64 diag = (b->pieces[BISHOP] | b->pieces[QUEEN]) & m.us & ~m.pin_hv;
+    for (; orth; orth &= orth - 1) {
+        u32 f = lsb(orth);
+        u64 t = rook_attacks(bit(f), m.empty) & target;
+        if (bit(f) & m.pin_hv) t &= m.pin_hv;
+        n = push_targets(list, n, f, t);
+    }
+    for (; diag; diag &= diag - 1) {
+        u32 f = lsb(diag);
+        u64 t = bishop_attacks(bit(f), m.empty) & target;
+        if (bit(f) & m.pin_diag) t &= m.pin_diag;
+        n = push_targets(list, n, f, t);
+    }
+
+    u64 pawns = b->pieces[PAWN] & m.us;
+    u64 last = b->side ? RANK_1 : RANK_8;
+    for (u64 p = pawns; p; p &= p - 1) {
+        u32 f = lsb(p);
+        u64 fb = bit(f);
+        u64 t = 0;
+        if (!(fb & m.pin_diag)) {
+            u64 single = (b->side ? fb >> 8 : fb << 8) & m.empty;
+            u64 dbl = (b->side ? (single & RANK_6) >> 8 : (single & RANK_3) << 8) & m.empty;
+            t |= single | dbl;
+            if (fb & m.pin_hv) t &= m.pin_hv;
+        }
+        if (!(fb & m.pin_hv)) {
+            u64 takes = pawn_attacks(b->side, fb) & m.them;
+            if (fb & m.pin_diag) takes &= m.pin_diag;
+            t |= takes;
+        }
+        t &= m.checkmask;
+        for (; t; t &= t - 1) {
+            u32 to = lsb(t);
+            if (bit(to) & last) {
+                for (u32 q = 0; q < 4; q++) list[n++] = MOVE(f, to, MOVE_PROMOTION, 3u - q);
+            } else {
+                list[n++] = MOVE(f, to, MOVE_NORMAL, 0u);
+            }
+        }
+    }
+    if (b->ep != NO_SQUARE)
+        for (u64 c = pawn_attacks(b->side ^ 1u, bit(b->ep)) & pawns; c; c &= c - 1)
+            if (ep_is_legal(b, &m, lsb(c))) list[n++] = MOVE(lsb(c), b->ep, MOVE_EN_PASSANT, 0u);
+
+    if (m.checks == 0) {
+        u32 base = b->side ? 56u : 0u;
+        for (u32 slot = 2 * b->side; slot < 2 * b->side + 2; slot++)
+            if (can_castle(b, &m, slot)) list[n++] = MOVE(ksq, base + b->castle[slot], MOVE_CASTLING, 0u);
+    }
+    return n;
+}

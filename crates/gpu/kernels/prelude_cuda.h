@@ -1,0 +1,59 @@
+// Kogge kernel prelude, CUDA flavour (compiled by NVRTC). kogge-gpu prepends it, then the
+// `#define NAME VALUE` lines given to `Device::build`, to every kernel source. Its OpenCL twin,
+// prelude_opencl.h, defines the same names, so one kernel source builds on both backends and
+// needs no #ifdef (the hashcat way: the prelude absorbs the dialects, the kernels stay plain).
+//
+// Every name below has the same meaning and the same result type in both preludes. Keep the two
+// files in step: tests/device.rs builds a kernel that uses each of them on every device.
+
+#define KOGGE_CUDA 1
+
+// ---- Integer types ------------------------------------------------------------------------------
+typedef unsigned long long u64;
+typedef long long i64;
+typedef unsigned int u32;
+typedef int i32;
+typedef unsigned short u16;
+typedef unsigned char u8;
+
+// A 64-bit unsigned constant: U64_C(0x8100000000000081).
+#define U64_C(c) (c##ULL)
+
+// ---- Qualifiers ---------------------------------------------------------------------------------
+// A kernel entry point: `KERNEL void perft_leaf(GLOBAL const u64* in, u32 n)`.
+#define KERNEL extern "C" __global__
+// Pointer to device (global) memory, in kernel parameters and helpers.
+#define GLOBAL
+// A shared-memory array declared at the top level of a kernel body: `LOCAL u64 stack[64];`.
+#define LOCAL __shared__
+// Pointer to shared memory in a helper's parameter list: `DEVICE_FN void f(LOCAL_PTR u64* s)`.
+#define LOCAL_PTR
+// A file-scope constant table: `CONSTANT_ARRAY u64 KNIGHT[64] = { ... };` (64 KiB in all).
+#define CONSTANT_ARRAY __constant__
+// Pointer to such a table in a helper's parameter list.
+#define CONSTANT_PTR
+// A helper function, always inlined.
+#define DEVICE_FN __device__ __forceinline__
+
+// ---- Thread indices (1-D launches only), all u32 ------------------------------------------------
+#define GLOBAL_ID() ((u32)(blockIdx.x * blockDim.x + threadIdx.x))
+#define LOCAL_ID() ((u32)threadIdx.x)
+#define LOCAL_SIZE() ((u32)blockDim.x)
+#define GROUP_ID() ((u32)blockIdx.x)
+#define NUM_GROUPS() ((u32)gridDim.x)
+
+// Every thread of the work-group waits here; shared and global memory writes made before it are
+// visible to the whole group after it. Must be reached by all threads of the group.
+#define BARRIER() __syncthreads()
+
+// ---- Bit operations, u32 results ----------------------------------------------------------------
+DEVICE_FN u32 kogge_popcount64(u64 x) { return (u32)__popcll(x); }
+// Index of the lowest set bit; x must not be 0 (gives 0xFFFFFFFF then, on both backends).
+DEVICE_FN u32 kogge_ctz64(u64 x) { return (u32)(__ffsll((long long)x) - 1); }
+#define POPCOUNT64(x) kogge_popcount64((u64)(x))
+#define CTZ64(x) kogge_ctz64((u64)(x))
+
+// ---- Atomics: add v to *p, return the previous value (u64 / u32) -------------------------------
+// p may point to global or shared memory.
+#define ATOMIC_ADD_U64(p, v) ((u64)atomicAdd((unsigned long long*)(p), (unsigned long long)(v)))
+#define ATOMIC_ADD_U32(p, v) ((u32)atomicAdd((unsigned int*)(p), (unsigned int)(v)))

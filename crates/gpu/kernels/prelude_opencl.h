@@ -1,0 +1,53 @@
+// Kogge kernel prelude, OpenCL flavour (OpenCL C 1.2: programs are built with -cl-std=CL1.2).
+// kogge-gpu prepends it, then the `#define NAME VALUE` lines given to `Device::build`, to every
+// kernel source. Its CUDA twin, prelude_cuda.h, defines the same names with the same meaning and
+// the same result types; see there for what each one is for. Keep the two files in step.
+
+#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
+
+#define KOGGE_OPENCL 1
+
+// ---- Integer types ------------------------------------------------------------------------------
+typedef ulong u64;
+typedef long i64;
+typedef uint u32;
+typedef int i32;
+typedef ushort u16;
+typedef uchar u8;
+
+// OpenCL's long is 64 bits; C99's ULL suffix is not part of OpenCL C.
+#define U64_C(c) (c##UL)
+
+// ---- Qualifiers ---------------------------------------------------------------------------------
+#define KERNEL __kernel
+#define GLOBAL __global
+// __local arrays may only be declared at the top level of a kernel body, not in helpers.
+#define LOCAL __local
+#define LOCAL_PTR __local
+#define CONSTANT_ARRAY __constant
+#define CONSTANT_PTR __constant
+// `static`: plain C99 `inline` leaves no out-of-line definition, which fails to link wherever the
+// compiler decides not to inline.
+#define DEVICE_FN static inline
+
+// ---- Thread indices (1-D launches only), all u32 ------------------------------------------------
+#define GLOBAL_ID() ((u32)get_global_id(0))
+#define LOCAL_ID() ((u32)get_local_id(0))
+#define LOCAL_SIZE() ((u32)get_local_size(0))
+#define GROUP_ID() ((u32)get_group_id(0))
+#define NUM_GROUPS() ((u32)get_num_groups(0))
+
+// Both fences, like CUDA's __syncthreads(): global memory written before the barrier is visible
+// to the group after it too.
+#define BARRIER() barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE)
+
+// ---- Bit operations, u32 results ----------------------------------------------------------------
+DEVICE_FN u32 kogge_popcount64(u64 x) { return (u32)popcount(x); }
+// ctz() is OpenCL C 2.0; isolate the lowest bit and count the zeros above it instead.
+DEVICE_FN u32 kogge_ctz64(u64 x) { return (u32)(63 - clz(x & (0 - x))); }
+#define POPCOUNT64(x) kogge_popcount64((u64)(x))
+#define CTZ64(x) kogge_ctz64((u64)(x))
+
+// ---- Atomics: add v to *p, return the previous value (u64 / u32) -------------------------------
+#define ATOMIC_ADD_U64(p, v) ((u64)atom_add((p), (u64)(v)))
+#define ATOMIC_ADD_U32(p, v) ((u32)atomic_add((p), (u32)(v)))
