@@ -5,6 +5,7 @@
 //! (arguments, FEN, file). Errors are one line on stderr; stdout carries only results.
 
 mod devices_cmd;
+mod perft_backend;
 mod perft_cmd;
 
 use clap::error::ErrorKind;
@@ -68,9 +69,17 @@ pub struct PerftArgs {
     #[arg(long, value_name = "N", requires = "epd", conflicts_with_all = ["depth", "fen", "divide"])]
     pub max_nodes: Option<u64>,
 
-    /// Worker threads. Default: one per core.
+    /// Worker threads (CPU backend). Default: one per core.
     #[arg(long, value_name = "N", value_parser = parse_threads)]
     pub threads: Option<usize>,
+
+    /// Where to count: auto (a GPU if there is one, else the CPU), cpu, cuda or opencl.
+    #[arg(long, value_enum, default_value_t = perft_backend::BackendChoice::Auto)]
+    pub backend: perft_backend::BackendChoice,
+
+    /// Which device of the backend, as `kogge devices` numbers them.
+    #[arg(long, value_name = "N")]
+    pub device: Option<usize>,
 
     /// Print one JSON object instead of text.
     #[arg(long)]

@@ -7,10 +7,11 @@
 //! results.
 
 use crate::PerftArgs;
+use crate::perft_backend::PerftRunner;
 use anyhow::{Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 use kogge_chess::epd::{self, Epd};
-use kogge_chess::{Board, Move, perft, sliders};
+use kogge_chess::{Board, Move, sliders};
 use serde_json::{Map, Value, json};
 use std::io::{self, IsTerminal, Write};
 use std::path::Path;
@@ -27,13 +28,20 @@ pub const DEFAULT_MAX_NODES: u64 = 10_000_000;
 
 pub fn run(args: &PerftArgs) -> Result<ExitCode> {
     let threads = args.threads.unwrap_or_else(default_threads);
+    let mut runner = PerftRunner::open(args.backend, args.device, threads)?;
     if let Some(path) = &args.epd {
         let max_nodes = args.max_nodes.unwrap_or(DEFAULT_MAX_NODES);
-        return run_epd(path, max_nodes, threads, args.json);
+        return run_epd(path, max_nodes, &mut runner, args.json);
     }
     // Clap guarantees a depth whenever there is no --epd.
     let depth = args.depth.context("a depth is required")?;
-    run_position(args.fen.as_deref(), depth, args.divide, threads, args.json)
+    run_position(
+        args.fen.as_deref(),
+        depth,
+        args.divide,
+        &mut runner,
+        args.json,
+    )
 }
 
 fn default_threads() -> usize {
@@ -46,7 +54,7 @@ fn run_position(
     fen: Option<&str>,
     depth: u32,
     divide: bool,
-    threads: usize,
+    runner: &mut PerftRunner,
     json: bool,
 ) -> Result<ExitCode> {
     let board = match fen {
@@ -55,7 +63,7 @@ fn run_position(
     };
     let bar = progress_bar(0);
     let start = Instant::now();
-    let counted = count(&board, depth, threads, divide, bar.as_ref());
+    let counted = count(&board, depth, runner, divide, bar.as_ref())?;
     let speed = Speed::new(counted.nodes, start.elapsed());
     if let Some(bar) = bar {
         bar.finish_and_clear();
@@ -67,7 +75,7 @@ fn run_position(
         obj.insert("depth".into(), json!(depth));
         obj.insert("fen".into(), json!(board.to_fen()));
         speed.insert_into(&mut obj);
-        obj.insert("threads".into(), json!(threads));
+        obj.insert("backend".into(), json!(runner.describe()));
         obj.insert("sliders".into(), json!(sliders::preferred().name()));
         if divide {
             let moves = counted.moves.iter().map(|(mv, n)| (mv.clone(), json!(n)));
@@ -94,28 +102,28 @@ struct Counted {
     moves: Vec<(String, u64)>,
 }
 
-/// Runs perft on `threads` threads. The root-move split runs when the caller wants the split or
-/// shows a progress bar (its work items are what the bar counts); otherwise plain
-/// `perft_parallel`, which is also what the benchmarks time.
+/// Runs perft. The root-move split runs when the caller wants the split or shows a progress bar
+/// (its work items are what the bar counts); otherwise one plain count, which is also what the
+/// benchmarks time.
 fn count(
     board: &Board,
     depth: u32,
-    threads: usize,
+    runner: &mut PerftRunner,
     divide: bool,
     bar: Option<&ProgressBar>,
-) -> Counted {
+) -> Result<Counted> {
     if depth == 0 {
         // The position itself is the one leaf; the split has no root moves to report it under.
-        return Counted {
+        return Ok(Counted {
             nodes: 1,
             moves: Vec::new(),
-        };
+        });
     }
     if !divide && bar.is_none() {
-        return Counted {
-            nodes: perft::perft_parallel(board, depth, threads),
+        return Ok(Counted {
+            nodes: runner.perft(board, depth)?,
             moves: Vec::new(),
-        };
+        });
     }
     let progress = |done: usize, total: usize| {
         if let Some(bar) = bar {
@@ -123,22 +131,16 @@ fn count(
             bar.set_position(done as u64);
         }
     };
-    let split = perft::perft_divide(board, depth, threads, &progress);
+    let split = runner.divide(board, depth, &progress)?;
+    let nodes = split.iter().map(|(_, n)| n).sum();
     let mut moves: Vec<(String, u64)> = if divide {
-        split
-            .moves
-            .iter()
-            .map(|&(mv, n)| (uci(board, mv), n))
-            .collect()
+        split.iter().map(|&(mv, n)| (uci(board, mv), n)).collect()
     } else {
         Vec::new()
     };
     // Sorted by text, so that the output of two engines can be diffed line by line.
     moves.sort();
-    Counted {
-        nodes: split.total(),
-        moves,
-    }
+    Ok(Counted { nodes, moves })
 }
 
 /// A root move in UCI notation: castling as the king's destination (e1g1) in standard chess, as
@@ -279,7 +281,7 @@ impl Report {
     }
 }
 
-fn run_epd(path: &Path, max_nodes: u64, threads: usize, json: bool) -> Result<ExitCode> {
+fn run_epd(path: &Path, max_nodes: u64, runner: &mut PerftRunner, json: bool) -> Result<ExitCode> {
     let text = std::fs::read_to_string(path)
         .with_context(|| format!("cannot read EPD file '{}'", path.display()))?;
     let entries = epd::parse_file(&text);
@@ -293,7 +295,7 @@ fn run_epd(path: &Path, max_nodes: u64, threads: usize, json: bool) -> Result<Ex
             bar.set_message(format!("line {line}"));
         }
         let outcome = match parsed {
-            Ok(epd) => check_position(&epd, max_nodes, threads, &mut nodes),
+            Ok(epd) => check_position(&epd, max_nodes, runner, &mut nodes)?,
             Err(e) => Outcome::Unparsable(e.to_string()),
         };
         let report = Report { line, outcome };
@@ -333,7 +335,7 @@ fn run_epd(path: &Path, max_nodes: u64, threads: usize, json: bool) -> Result<Ex
         obj.insert("failed".into(), json!(failed));
         obj.insert("skipped".into(), json!(skipped));
         speed.insert_into(&mut obj);
-        obj.insert("threads".into(), json!(threads));
+        obj.insert("backend".into(), json!(runner.describe()));
         obj.insert("sliders".into(), json!(sliders::preferred().name()));
         serde_json::to_writer(&mut out, &Value::Object(obj))?;
         writeln!(out)?;
@@ -357,7 +359,12 @@ fn run_epd(path: &Path, max_nodes: u64, threads: usize, json: bool) -> Result<Ex
 
 /// Counts every depth of `epd` whose expected count is within `max_nodes`, adding the nodes
 /// searched to `nodes`.
-fn check_position(epd: &Epd, max_nodes: u64, threads: usize, nodes: &mut u64) -> Outcome {
+fn check_position(
+    epd: &Epd,
+    max_nodes: u64,
+    runner: &mut PerftRunner,
+    nodes: &mut u64,
+) -> Result<Outcome> {
     let mut checks = Vec::new();
     for (depth, expected) in epd.perft_counts() {
         if expected > max_nodes {
@@ -371,7 +378,7 @@ fn check_position(epd: &Epd, max_nodes: u64, threads: usize, nodes: &mut u64) ->
             });
             continue;
         }
-        let got = perft::perft_parallel(&epd.board, depth, threads);
+        let got = runner.perft(&epd.board, depth)?;
         *nodes += got;
         checks.push(Check {
             depth,
@@ -384,10 +391,10 @@ fn check_position(epd: &Epd, max_nodes: u64, threads: usize, nodes: &mut u64) ->
             break;
         }
     }
-    Outcome::Checked {
+    Ok(Outcome::Checked {
         fen: epd.board.to_fen(),
         checks,
-    }
+    })
 }
 
 // ---- Progress ----------------------------------------------------------------------------------

@@ -255,3 +255,52 @@ fn divide_writes_castling_as_gui_expects() {
         "{text}"
     );
 }
+
+#[test]
+fn opencl_backend_counts_like_the_cpu() {
+    // PoCL in CI; any OpenCL device elsewhere. Without one, a clear error (exit 2), no panic.
+    let out = kogge(&[
+        "perft",
+        "4",
+        "--backend",
+        "opencl",
+        "--json",
+        "--fen",
+        KIWIPETE,
+    ]);
+    if out.status.success() {
+        let v: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("JSON");
+        assert_eq!(v["nodes"], 4_085_603);
+        assert!(
+            v["backend"].as_str().unwrap_or("").starts_with("opencl"),
+            "{v}"
+        );
+        let out = kogge(&["perft", "2", "--backend", "opencl", "--divide"]);
+        assert!(stdout(&out).contains("e2e4: 20"), "{}", stdout(&out));
+    } else {
+        assert!(
+            std::env::var("CI").as_deref() != Ok("true"),
+            "CI has PoCL: {}",
+            stderr(&out)
+        );
+        assert_bad_input(&out, "opencl");
+    }
+}
+
+#[test]
+fn cuda_backend_counts_or_says_why_not() {
+    let out = kogge(&["perft", "3", "--backend", "cuda"]);
+    if out.status.success() {
+        assert!(stdout(&out).starts_with("nodes 8902 "), "{}", stdout(&out));
+    } else {
+        assert_bad_input(&out, "cuda");
+    }
+}
+
+#[test]
+fn cpu_backend_reports_itself() {
+    let out = kogge(&["perft", "2", "--backend", "cpu", "--threads", "1", "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("JSON");
+    assert_eq!(v["backend"], "cpu (1 threads)");
+    assert_eq!(v["nodes"], 400);
+}

@@ -1,0 +1,101 @@
+//! Where `kogge perft` counts: the CPU (threads) or a GPU through `kogge-gpu-perft`, chosen by
+//! `--backend` and `--device`.
+
+use anyhow::{Context, Result, bail};
+use clap::ValueEnum;
+use kogge_chess::{Board, Move, perft};
+use kogge_gpu::{BackendKind, Device, choose, list_devices};
+use kogge_gpu_perft::{GpuPerft, PerftOptions};
+
+/// The `--backend` values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum BackendChoice {
+    /// A GPU if there is one (CUDA first, then OpenCL), else the CPU. OpenCL on a CPU (PoCL)
+    /// is never picked automatically: the native CPU perft is faster there.
+    Auto,
+    Cpu,
+    Cuda,
+    Opencl,
+}
+
+pub enum PerftRunner {
+    Cpu { threads: usize },
+    Gpu(Box<GpuPerft>),
+}
+
+impl PerftRunner {
+    pub fn open(
+        choice: BackendChoice,
+        device: Option<usize>,
+        threads: usize,
+    ) -> Result<PerftRunner> {
+        let kind = match choice {
+            BackendChoice::Cpu => return Ok(PerftRunner::Cpu { threads }),
+            BackendChoice::Auto => None,
+            BackendChoice::Cuda => Some(BackendKind::Cuda),
+            BackendChoice::Opencl => Some(BackendKind::OpenCl),
+        };
+        let list = list_devices();
+        let info = match choose(&list, kind, device) {
+            Ok(info) => info,
+            // Auto with no device at all: the CPU is the answer, not an error.
+            Err(_) if kind.is_none() && device.is_none() => {
+                return Ok(PerftRunner::Cpu { threads });
+            }
+            // The error names the backend and why it has no device.
+            Err(e) => bail!("{e}"),
+        };
+        if kind.is_none() && device.is_none() && info.is_cpu {
+            return Ok(PerftRunner::Cpu { threads });
+        }
+        let device = Device::open(&info).with_context(|| format!("cannot open {}", info.name))?;
+        let options = PerftOptions::for_device(&device);
+        let gpu = GpuPerft::new(device, options)
+            .with_context(|| format!("cannot build the perft kernels for {}", info.name))?;
+        Ok(PerftRunner::Gpu(Box::new(gpu)))
+    }
+
+    /// For reports: `cpu (16 threads)` or `cuda 0: NVIDIA H100 80GB HBM3`.
+    pub fn describe(&self) -> String {
+        match self {
+            PerftRunner::Cpu { threads } => format!("cpu ({threads} threads)"),
+            PerftRunner::Gpu(gpu) => {
+                let info = gpu.device().info();
+                format!("{} {}: {}", info.backend, info.index, info.name)
+            }
+        }
+    }
+
+    pub fn perft(&mut self, board: &Board, depth: u32) -> Result<u64> {
+        match self {
+            PerftRunner::Cpu { threads } => Ok(perft::perft_parallel(board, depth, *threads)),
+            PerftRunner::Gpu(gpu) => gpu.perft(board, depth).context("GPU perft failed"),
+        }
+    }
+
+    /// Per root move, with `progress(done, total)` after each piece of work.
+    pub fn divide(
+        &mut self,
+        board: &Board,
+        depth: u32,
+        progress: &(dyn Fn(usize, usize) + Sync),
+    ) -> Result<Vec<(Move, u64)>> {
+        match self {
+            PerftRunner::Cpu { threads } => {
+                Ok(perft::perft_divide(board, depth, *threads, progress).moves)
+            }
+            PerftRunner::Gpu(gpu) => {
+                let moves = board.legal_moves();
+                let mut out = Vec::with_capacity(moves.len());
+                for (i, &mv) in moves.iter().enumerate() {
+                    let mut child = *board;
+                    child.play(mv);
+                    let n = gpu.perft(&child, depth - 1).context("GPU perft failed")?;
+                    out.push((mv, n));
+                    progress(i + 1, moves.len());
+                }
+                Ok(out)
+            }
+        }
+    }
+}
