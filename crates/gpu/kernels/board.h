@@ -123,6 +123,27 @@ DEVICE_FN u64 fill_dir(u32 d, u64 g, u64 e) {
     }
 }
 
+/* The whole ray from `sq` in direction d on an empty board, from shifts of constant lines: a
+ * few operations, against some fifteen for a fill. Used to skip directions with nothing in them. */
+DEVICE_FN u64 ray_empty(u32 d, u32 sq) {
+    u64 above = ~((2UL << sq) - 1), below = (1UL << sq) - 1;
+    u64 rank = 0xffUL << (sq & 56u);
+    i32 dd = (i32)(sq & 7u) - (i32)(sq >> 3);
+    i32 da = 7 - (i32)(sq & 7u) - (i32)(sq >> 3);
+    u64 diag = dd >= 0 ? 0x8040201008040201UL >> (8 * dd) : 0x8040201008040201UL << (-8 * dd);
+    u64 anti = da >= 0 ? 0x0102040810204080UL >> (8 * da) : 0x0102040810204080UL << (-8 * da);
+    switch (d) {
+    case 0: return 0x0101010101010100UL << sq;
+    case 1: return 0x0080808080808080UL >> (sq ^ 63u);
+    case 2: return rank & above;
+    case 3: return rank & below;
+    case 4: return diag & above;
+    case 5: return anti & above;
+    case 6: return anti & below;
+    default: return diag & below;
+    }
+}
+
 DEVICE_FN u64 rook_attacks(u64 g, u64 empty) {
     return fill_n(g, empty) | fill_s(g, empty) | fill_e(g, empty) | fill_w(g, empty);
 }
@@ -151,8 +172,11 @@ DEVICE_FN u64 attacked_squares(const Board *b, u32 by, u64 occ) {
     u64 empty = ~occ;
     u64 orth = (b->pieces[ROOK] | b->pieces[QUEEN]) & them;
     u64 diag = (b->pieces[BISHOP] | b->pieces[QUEEN]) & them;
-    return pawn_attacks(by, b->pieces[PAWN] & them) | knight_attacks(b->pieces[KNIGHT] & them) |
-           king_attacks(b->pieces[KING] & them) | rook_attacks(orth, empty) | bishop_attacks(diag, empty);
+    u64 a = pawn_attacks(by, b->pieces[PAWN] & them) | knight_attacks(b->pieces[KNIGHT] & them) |
+            king_attacks(b->pieces[KING] & them);
+    if (orth) a |= rook_attacks(orth, empty);
+    if (diag) a |= bishop_attacks(diag, empty);
+    return a;
 }
 
 DEVICE_FN u32 piece_type_on(const Board *b, u64 sq_bit) {

@@ -29,8 +29,11 @@ DEVICE_FN void prepare(const Board *b, Masks *m) {
     u64 checkmask = checkers;
     m->pin_hv = 0;
     m->pin_diag = 0;
+    u32 ksq = lsb(m->king);
     for (u32 d = 0; d < 8; d++) {
         u64 sliders = d < 4 ? orth : diag;
+        /* No enemy slider of this kind anywhere along the line: no check, no pin from here. */
+        if (!(ray_empty(d, ksq) & sliders)) continue;
         u64 ray = fill_dir(d, m->king, m->empty);
         u64 blocker = ray & m->occ;
         if (blocker & sliders) {
@@ -46,8 +49,10 @@ DEVICE_FN void prepare(const Board *b, Masks *m) {
     }
     m->checks = popc(checkers);
     m->checkmask = m->checks ? checkmask : ~0UL;
-    u64 danger = attacked_squares(b, opp, m->occ ^ m->king);
-    m->king_to = king_attacks(m->king) & ~m->us & ~danger;
+    /* The enemy's attack map (eight fills) matters only if the king has a square to go to; a
+     * king boxed in by its own pieces, common before the endgame, skips it. */
+    u64 candidates = king_attacks(m->king) & ~m->us;
+    m->king_to = candidates ? candidates & ~attacked_squares(b, opp, m->occ ^ m->king) : 0;
 }
 
 /* Whether the side to move may castle with the rook in `slot` (Chess960 rules; standard chess
@@ -99,10 +104,14 @@ DEVICE_FN u32 count_moves(const Board *b) {
     u64 diag_free = diag & ~m.pin_diag, diag_pinned = diag & m.pin_diag;
     for (u32 d = 0; d < 4; d++) {
         n += popc(fill_dir(d, orth_free, m.empty) & target);
-        n += popc(fill_dir(d, orth_pinned, m.empty) & target & m.pin_hv);
         n += popc(fill_dir(d + 4, diag_free, m.empty) & target);
-        n += popc(fill_dir(d + 4, diag_pinned, m.empty) & target & m.pin_diag);
     }
+    /* Pinned sliders are rare: skip their eight fills unless there are some. */
+    if (orth_pinned | diag_pinned)
+        for (u32 d = 0; d < 4; d++) {
+            n += popc(fill_dir(d, orth_pinned, m.empty) & target & m.pin_hv);
+            n += popc(fill_dir(d + 4, diag_pinned, m.empty) & target & m.pin_diag);
+        }
 
     u64 pawns = b->pieces[PAWN] & m.us;
     u64 push_pawns = pawns & ~m.pin_diag;
