@@ -45,14 +45,26 @@ impl PerftRunner {
             // The error names the backend and why it has no device.
             Err(e) => bail!("{e}"),
         };
-        if kind.is_none() && device.is_none() && info.is_cpu {
+        let automatic = kind.is_none() && device.is_none();
+        if automatic && info.is_cpu {
             return Ok(PerftRunner::Cpu { threads });
         }
-        let device = Device::open(&info).with_context(|| format!("cannot open {}", info.name))?;
+        match Self::open_gpu(&info) {
+            Ok(gpu) => Ok(PerftRunner::Gpu(Box::new(gpu))),
+            // Chosen automatically: a GPU that fails to start is worth a note, not a failed run.
+            Err(e) if automatic => {
+                eprintln!("note: {e:#}; counting on the CPU");
+                Ok(PerftRunner::Cpu { threads })
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    fn open_gpu(info: &kogge_gpu::DeviceInfo) -> Result<GpuPerft> {
+        let device = Device::open(info).with_context(|| format!("cannot open {}", info.name))?;
         let options = PerftOptions::for_device(&device);
-        let gpu = GpuPerft::new(device, options)
-            .with_context(|| format!("cannot build the perft kernels for {}", info.name))?;
-        Ok(PerftRunner::Gpu(Box::new(gpu)))
+        GpuPerft::new(device, options)
+            .with_context(|| format!("cannot build the perft kernels for {}", info.name))
     }
 
     /// For reports: `cpu (16 threads)` or `cuda 0: NVIDIA H100 80GB HBM3`.
