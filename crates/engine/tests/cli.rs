@@ -1,25 +1,13 @@
 //! End-to-end tests of the `kogge` binary: what a user or a script sees on stdout, stderr and in
 //! the exit status.
 
+mod common;
+
+use common::{kogge, stderr, stdout};
 use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::Output;
 
 const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
-
-fn kogge(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_kogge"))
-        .args(args)
-        .output()
-        .expect("the kogge binary runs")
-}
-
-fn stdout(out: &Output) -> String {
-    String::from_utf8(out.stdout.clone()).expect("stdout is UTF-8")
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8(out.stderr.clone()).expect("stderr is UTF-8")
-}
 
 /// The fields of the summary line `nodes N time_ms T nps R`.
 fn summary(line: &str) -> (u64, u64, u64) {

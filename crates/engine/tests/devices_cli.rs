@@ -1,17 +1,8 @@
 //! `kogge devices`: exits 0 whatever the machine has, and says why a backend has no device.
 
-use std::process::{Command, Output};
+mod common;
 
-fn kogge(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_kogge"))
-        .args(args)
-        .output()
-        .expect("the kogge binary runs")
-}
-
-fn stdout(out: &Output) -> String {
-    String::from_utf8(out.stdout.clone()).expect("stdout is UTF-8")
-}
+use common::{kogge, stdout};
 
 #[test]
 fn table_lists_devices_or_problems() {

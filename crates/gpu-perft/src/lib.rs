@@ -274,31 +274,20 @@ fn scan_in_place(
 ) -> Result<u64, GpuError> {
     let g = groups(n);
     let block_sums: Buffer<u64> = device.alloc(g)?;
-    device.launch(
-        scan_blocks,
-        g * GROUP,
-        GROUP,
-        &[
-            Arg::buf(data),
-            Arg::U32(to_u32(n, "positions")?),
-            Arg::buf(&block_sums),
-        ],
-    )?;
+    // Both passes take (data, n, block sums): scan_blocks writes the sums, scan_add reads them
+    // back once they are scanned themselves.
+    let args = [
+        Arg::buf(data),
+        Arg::U32(to_u32(n, "positions")?),
+        Arg::buf(&block_sums),
+    ];
+    device.launch(scan_blocks, g * GROUP, GROUP, &args)?;
     if g == 1 {
         let mut total = [0u64];
         device.read(&block_sums, &mut total)?;
         return Ok(total[0]);
     }
     let total = scan_in_place(device, scan_blocks, scan_add, &block_sums, g)?;
-    device.launch(
-        scan_add,
-        g * GROUP,
-        GROUP,
-        &[
-            Arg::buf(data),
-            Arg::U32(to_u32(n, "positions")?),
-            Arg::buf(&block_sums),
-        ],
-    )?;
+    device.launch(scan_add, g * GROUP, GROUP, &args)?;
     Ok(total)
 }
