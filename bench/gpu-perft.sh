@@ -5,7 +5,8 @@
 # perft 6 and 7, position 3 perft 10; with hash: start position perft 10 and 11.
 #
 # Usage: bash bench/gpu-perft.sh            (KOGGE=/path/kogge to use a prebuilt binary;
-#        BACKENDS="cuda opencl" and TIMEOUT=seconds per run to change the defaults)
+#        BACKENDS="cuda opencl", TIMEOUT=seconds per run and HASH_MB=table size for the
+#        hash rows to change the defaults)
 # OpenCL needs an ICD loader and vendor file on the machine (see ../shared/gpu/DEVICE.md).
 set -euo pipefail
 shopt -s inherit_errexit
@@ -13,6 +14,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 BACKENDS=${BACKENDS:-cuda opencl}
 TIMEOUT=${TIMEOUT:-150}
+HASH_MB=${HASH_MB:-16384}
 if [ -z "${KOGGE:-}" ]; then
     cargo build --release --quiet -p kogge
     KOGGE=target/release/kogge
@@ -29,8 +31,8 @@ ROWS=(
     "kiwipete|$KIWIPETE|6|8031647685|"
     "kiwipete|$KIWIPETE|7|374190009323|"
     "position 3|$POS3|10|860322602309|"
-    "start (hash)|$START|10|69352859712417|--hash"
-    "start (hash)|$START|11|2097651003696806|--hash"
+    "start (hash)|$START|10|69352859712417|--hash $HASH_MB"
+    "start (hash)|$START|11|2097651003696806|--hash $HASH_MB"
 )
 
 "$KOGGE" devices
@@ -39,7 +41,7 @@ echo
 # run BACKEND FEN DEPTH EXTRA: prints "NODES MS" or "timeout" / "error: ..." / "n/a ...".
 run() {
     local backend=$1 fen=$2 depth=$3 extra=$4 out rc
-    if [ -n "$extra" ] && ! "$KOGGE" perft --help | grep -q -- "$extra"; then
+    if [ -n "$extra" ] && ! "$KOGGE" perft --help | grep -q -- "${extra%% *}"; then
         echo "n/a (no $extra)"
         return
     fi

@@ -81,6 +81,10 @@ pub struct PerftArgs {
     #[arg(long, value_name = "N")]
     pub device: Option<usize>,
 
+    /// GPU backends: megabytes of device memory for a lossless transposition table (deep perft).
+    #[arg(long, value_name = "MB", default_value_t = 0)]
+    pub hash: usize,
+
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub json: bool,

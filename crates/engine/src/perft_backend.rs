@@ -24,10 +24,25 @@ pub enum PerftRunner {
 }
 
 impl PerftRunner {
+    /// Opens the backend `choice` asks for; `hash_mb` sizes the GPU transposition table.
     pub fn open(
         choice: BackendChoice,
         device: Option<usize>,
         threads: usize,
+        hash_mb: usize,
+    ) -> Result<PerftRunner> {
+        let runner = Self::open_any(choice, device, threads, hash_mb)?;
+        if hash_mb > 0 && matches!(runner, PerftRunner::Cpu { .. }) {
+            eprintln!("note: --hash applies to GPU perft only; the CPU perft runs without a table");
+        }
+        Ok(runner)
+    }
+
+    fn open_any(
+        choice: BackendChoice,
+        device: Option<usize>,
+        threads: usize,
+        hash_mb: usize,
     ) -> Result<PerftRunner> {
         let kind = match choice {
             BackendChoice::Cpu => return Ok(PerftRunner::Cpu { threads }),
@@ -49,7 +64,7 @@ impl PerftRunner {
         if automatic && info.is_cpu {
             return Ok(PerftRunner::Cpu { threads });
         }
-        match Self::open_gpu(&info) {
+        match Self::open_gpu(&info, hash_mb) {
             Ok(gpu) => Ok(PerftRunner::Gpu(Box::new(gpu))),
             // Chosen automatically: a GPU that fails to start is worth a note, not a failed run.
             Err(e) if automatic => {
@@ -60,9 +75,12 @@ impl PerftRunner {
         }
     }
 
-    fn open_gpu(info: &kogge_gpu::DeviceInfo) -> Result<GpuPerft> {
+    fn open_gpu(info: &kogge_gpu::DeviceInfo, hash_mb: usize) -> Result<GpuPerft> {
         let device = Device::open(info).with_context(|| format!("cannot open {}", info.name))?;
-        let options = PerftOptions::for_device(&device);
+        let options = PerftOptions {
+            hash_bytes: hash_mb.saturating_mul(1 << 20),
+            ..PerftOptions::for_device(&device)
+        };
         GpuPerft::new(device, options)
             .with_context(|| format!("cannot build the perft kernels for {}", info.name))
     }

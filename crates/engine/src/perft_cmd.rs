@@ -28,7 +28,7 @@ pub const DEFAULT_MAX_NODES: u64 = 10_000_000;
 
 pub fn run(args: &PerftArgs) -> Result<ExitCode> {
     let threads = args.threads.unwrap_or_else(default_threads);
-    let mut runner = PerftRunner::open(args.backend, args.device, threads)?;
+    let mut runner = PerftRunner::open(args.backend, args.device, threads, args.hash)?;
     if let Some(path) = &args.epd {
         let max_nodes = args.max_nodes.unwrap_or(DEFAULT_MAX_NODES);
         return run_epd(path, max_nodes, &mut runner, args.json);

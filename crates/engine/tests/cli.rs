@@ -265,6 +265,13 @@ fn opencl_backend_counts_like_the_cpu() {
         );
         let out = kogge(&["perft", "2", "--backend", "opencl", "--divide"]);
         assert!(stdout(&out).contains("e2e4: 20"), "{}", stdout(&out));
+        // With a transposition table the count is the same.
+        let out = kogge(&["perft", "5", "--backend", "opencl", "--hash", "4"]);
+        assert!(
+            stdout(&out).starts_with("nodes 4865609 "),
+            "{}",
+            stdout(&out)
+        );
     } else {
         assert!(
             std::env::var("CI").as_deref() != Ok("true"),

@@ -5,6 +5,9 @@
 //! 40-byte form of `kogge_chess::packed`. A ply that would not fit in the per-ply buffers is split
 //! into chunks of parents whose children fit, so depth is limited by time, not memory.
 //!
+//! With `hash_bytes`, a lossless transposition table in device memory answers the depth-first
+//! tail for positions seen before (transpositions), verified against the whole position.
+//!
 //! The kernels are `crates/gpu/kernels/{board.h, movegen.h, perft.cl}`, one source for CUDA and
 //! OpenCL.
 
@@ -32,6 +35,9 @@ pub struct PerftOptions {
     pub leaf_depth: u32,
     /// Positions each ply's buffer holds; a ply with more children is split into chunks.
     pub positions_per_ply: usize,
+    /// Bytes of device memory for the transposition table of the depth-first tail (`--hash`);
+    /// 0 for none. Rounded down to a power of two of 64-byte entries.
+    pub hash_bytes: usize,
 }
 
 impl PerftOptions {
@@ -44,6 +50,7 @@ impl PerftOptions {
         PerftOptions {
             leaf_depth: 3,
             positions_per_ply: positions,
+            hash_bytes: 0,
         }
     }
 }
@@ -66,7 +73,14 @@ pub struct GpuPerft {
     perft_leaf: Kernel,
     options: PerftOptions,
     plies: Vec<Ply>,
+    /// The lossless transposition table (see perft.cl), kept between runs: its entries hold
+    /// whole positions and depths, so they stay valid for any later position.
+    tt: Buffer<u64>,
+    tt_mask: u64,
 }
+
+/// 64-bit words per transposition-table entry (perft.cl's TT_WORDS).
+const TT_WORDS: usize = 8;
 
 fn words(packed: &PackedBoard) -> [u64; WORDS] {
     [
@@ -96,7 +110,19 @@ impl GpuPerft {
             )));
         }
         let module = device.build(SOURCE, &[("SCAN_GROUP", GROUP.to_string())])?;
+        // A power of two of entries, at least two (a mask of 0 means "no table"); without a
+        // table the kernel still takes a buffer, so it gets a one-entry dummy.
+        let entries = options.hash_bytes / (TT_WORDS * 8);
+        let (tt_len, tt_mask) = if entries >= 2 {
+            let entries = 1usize << entries.ilog2();
+            (entries * TT_WORDS, entries as u64 - 1)
+        } else {
+            (TT_WORDS, 0)
+        };
+        let tt = device.alloc::<u64>(tt_len)?;
         Ok(GpuPerft {
+            tt,
+            tt_mask,
             count_children: module.kernel("count_children")?,
             scan_blocks: module.kernel("scan_blocks")?,
             scan_add: module.kernel("scan_add")?,
@@ -111,6 +137,15 @@ impl GpuPerft {
 
     pub fn device(&self) -> &Device {
         &self.device
+    }
+
+    /// Transposition-table entries in use (0 without `hash_bytes`).
+    pub fn hash_entries(&self) -> u64 {
+        if self.tt_mask == 0 {
+            0
+        } else {
+            self.tt_mask + 1
+        }
     }
 
     /// The number of leaf nodes `depth` plies below `board`.
@@ -249,6 +284,8 @@ impl GpuPerft {
                 Arg::U32(to_u32(n, "positions")?),
                 Arg::U32(depth),
                 Arg::buf(&sums),
+                Arg::buf(&self.tt),
+                Arg::U64(self.tt_mask),
             ],
         )?;
         let mut host = vec![0u64; g];

@@ -99,6 +99,7 @@ fn every_leaf_depth_and_tiny_ply_buffers_agree() {
                 let options = PerftOptions {
                     leaf_depth,
                     positions_per_ply,
+                    hash_bytes: 0,
                 };
                 let mut gpu = GpuPerft::new(d, options).expect("perft kernels build");
                 assert_eq!(
@@ -116,6 +117,40 @@ fn every_leaf_depth_and_tiny_ply_buffers_agree() {
                 let divide = gpu.divide(&kiwipete, 2).unwrap();
                 assert_eq!(divide.len(), 48);
                 assert_eq!(divide.iter().map(|(_, n)| n).sum::<u64>(), 2039);
+            }
+        }
+    }
+}
+
+#[test]
+fn hash_table_is_lossless() {
+    // A table of 64 entries (heavy sharing of slots) and one of 1 MiB; each run twice, so the
+    // second run is answered from entries the first one stored.
+    let kiwipete =
+        Board::from_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
+            .unwrap();
+    let start = Board::startpos();
+    for device in devices() {
+        for hash_bytes in [64 * 64, 1 << 20] {
+            let d = Device::open(device.info()).expect("device reopens");
+            let options = PerftOptions {
+                leaf_depth: 3,
+                positions_per_ply: 1 << 16,
+                hash_bytes,
+            };
+            let mut gpu = GpuPerft::new(d, options).expect("perft kernels build");
+            assert_eq!(gpu.hash_entries(), hash_bytes as u64 / 64);
+            for _ in 0..2 {
+                assert_eq!(
+                    gpu.perft(&kiwipete, 5).unwrap(),
+                    193_690_690,
+                    "hash {hash_bytes}"
+                );
+                assert_eq!(
+                    gpu.perft(&start, 6).unwrap(),
+                    119_060_324,
+                    "hash {hash_bytes}"
+                );
             }
         }
     }

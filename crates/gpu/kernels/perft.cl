@@ -83,21 +83,87 @@ DEVICE_FN u64 perft3(const Board *b) {
     return nodes;
 }
 
+/* ---- The transposition table of perft_leaf ------------------------------------------------------
+ * Lossless: an entry holds the whole packed position and the depth next to the count, and a hit
+ * needs all of them to match, so a shared slot can never return another position's count.
+ * Entry = 8 words: [0] lock (low 32 bits), [1..5] packed position, [6] depth, [7] count; depth 0
+ * means empty. Readers and writers take the entry's lock with a try-lock made of atomic adds: a
+ * thread that finds it taken does without the table (computes, or skips the store) rather than
+ * wait, since spinning lanes of one warp can hang each other. */
+#define TT_WORDS 8u
+
+DEVICE_FN u64 mix64(u64 z) {
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9UL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebUL;
+    return z ^ (z >> 31);
+}
+
+DEVICE_FN u64 hash_packed(const GLOBAL PackedBoard *p, u32 depth) {
+    u64 h = mix64(p->quad[0] ^ depth);
+    h = mix64(h ^ p->quad[1]);
+    h = mix64(h ^ p->quad[2]);
+    h = mix64(h ^ p->quad[3]);
+    return mix64(h ^ p->state);
+}
+
+DEVICE_FN int tt_try_lock(volatile GLOBAL u64 *e) {
+    volatile GLOBAL u32 *lock = (volatile GLOBAL u32 *)e;
+    if (ATOMIC_ADD_U32(lock, 1u) == 0u) {
+        MEMORY_FENCE();
+        return 1;
+    }
+    ATOMIC_ADD_U32(lock, 0xffffffffu);
+    return 0;
+}
+
+DEVICE_FN void tt_unlock(volatile GLOBAL u64 *e) {
+    MEMORY_FENCE();
+    ATOMIC_ADD_U32((volatile GLOBAL u32 *)e, 0xffffffffu);
+}
+
+/* The stored count of (position, depth), if the entry holds exactly that. */
+DEVICE_FN int tt_probe(volatile GLOBAL u64 *e, const GLOBAL PackedBoard *p, u32 depth, u64 *nodes) {
+    if (!tt_try_lock(e)) return 0;
+    int hit = e[6] == depth && e[1] == p->quad[0] && e[2] == p->quad[1] && e[3] == p->quad[2] &&
+              e[4] == p->quad[3] && e[5] == p->state;
+    if (hit) *nodes = e[7];
+    tt_unlock(e);
+    return hit;
+}
+
+DEVICE_FN void tt_store(volatile GLOBAL u64 *e, const GLOBAL PackedBoard *p, u32 depth, u64 nodes) {
+    if (!tt_try_lock(e)) return;
+    e[1] = p->quad[0];
+    e[2] = p->quad[1];
+    e[3] = p->quad[2];
+    e[4] = p->quad[3];
+    e[5] = p->state;
+    e[6] = depth;
+    e[7] = nodes;
+    tt_unlock(e);
+}
+
 /* The last `depth` plies (1 to 3) below each of positions first .. first + n - 1, depth-first;
  * one partial sum per work-group (reduced in local memory), so the host adds a few numbers
- * instead of one per position. */
+ * instead of one per position. With tt_mask (entries - 1, a power of two minus one) nonzero,
+ * each position first looks its count up in the table `tt`, and stores it when it had to count. */
 KERNEL void perft_leaf(const GLOBAL PackedBoard *boards, u32 first, u32 n, u32 depth,
-                       GLOBAL u64 *group_sums) {
+                       GLOBAL u64 *group_sums, GLOBAL u64 *tt, u64 tt_mask) {
     LOCAL u64 sums[SCAN_GROUP];
     u32 i = GLOBAL_ID(), lid = LOCAL_ID();
     u64 nodes = 0;
     if (i < n) {
-        Board b;
-        unpack_board(&boards[first + i], &b);
-        /* `depth` is the same for every thread: no divergence. */
-        if (depth == 1) nodes = count_moves(&b);
-        else if (depth == 2) nodes = perft2(&b);
-        else nodes = perft3(&b);
+        const GLOBAL PackedBoard *p = &boards[first + i];
+        volatile GLOBAL u64 *entry = tt + (hash_packed(p, depth) & tt_mask) * TT_WORDS;
+        if (!(tt_mask && tt_probe(entry, p, depth, &nodes))) {
+            Board b;
+            unpack_board(p, &b);
+            /* `depth` is the same for every thread: no divergence. */
+            if (depth == 1) nodes = count_moves(&b);
+            else if (depth == 2) nodes = perft2(&b);
+            else nodes = perft3(&b);
+            if (tt_mask) tt_store(entry, p, depth, nodes);
+        }
     }
     sums[lid] = nodes;
     BARRIER();

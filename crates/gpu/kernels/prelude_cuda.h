@@ -46,6 +46,11 @@ typedef unsigned char u8;
 // visible to the whole group after it. Must be reached by all threads of the group.
 #define BARRIER() __syncthreads()
 
+// Orders this thread's global-memory accesses: those before it are visible device-wide before
+// those after it. For hand-made locks around data in global memory (reached per thread, unlike
+// BARRIER).
+#define MEMORY_FENCE() __threadfence()
+
 // ---- Bit operations, u32 results ----------------------------------------------------------------
 DEVICE_FN u32 kogge_popcount64(u64 x) { return (u32)__popcll(x); }
 // Index of the lowest set bit; x must not be 0 (gives 0xFFFFFFFF then, on both backends).

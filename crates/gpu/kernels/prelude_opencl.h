@@ -41,6 +41,11 @@ typedef uchar u8;
 // to the group after it too.
 #define BARRIER() barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE)
 
+// Orders this work-item's global-memory accesses (see prelude_cuda.h). OpenCL C 1.2 promises
+// the ordering only; NVIDIA's driver emits a device-wide fence for it and PoCL's memory is
+// coherent, the two OpenCL targets Kogge runs on.
+#define MEMORY_FENCE() mem_fence(CLK_GLOBAL_MEM_FENCE)
+
 // ---- Bit operations, u32 results ----------------------------------------------------------------
 DEVICE_FN u32 kogge_popcount64(u64 x) { return (u32)popcount(x); }
 // ctz() is OpenCL C 2.0; isolate the lowest bit and count the zeros above it instead.
