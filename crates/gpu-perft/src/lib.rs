@@ -71,6 +71,11 @@ pub struct GpuPerft {
     scan_add: Kernel,
     expand: Kernel,
     perft_leaf: Kernel,
+    tt_lookup: Kernel,
+    gather_misses: Kernel,
+    perft_misses: Kernel,
+    /// The dense list of table misses (indices into a ply), allocated on first use.
+    misses: Option<Buffer<u32>>,
     options: PerftOptions,
     plies: Vec<Ply>,
     /// The lossless transposition table (see perft.cl), kept between runs: its entries hold
@@ -128,6 +133,10 @@ impl GpuPerft {
             scan_add: module.kernel("scan_add")?,
             expand: module.kernel("expand")?,
             perft_leaf: module.kernel("perft_leaf")?,
+            tt_lookup: module.kernel("tt_lookup")?,
+            gather_misses: module.kernel("gather_misses")?,
+            perft_misses: module.kernel("perft_misses")?,
+            misses: None,
             _module: module,
             device,
             options,
@@ -272,6 +281,9 @@ impl GpuPerft {
 
     /// The fused depth-first tail over positions `0 .. n` of ply `p`.
     fn leaves(&mut self, p: usize, n: usize, depth: u32) -> Result<u64, GpuError> {
+        if self.tt_mask != 0 {
+            return self.leaves_with_table(p, n, depth);
+        }
         let g = groups(n);
         let sums: Buffer<u64> = self.device.alloc(g)?;
         self.device.launch(
@@ -284,12 +296,80 @@ impl GpuPerft {
                 Arg::U32(to_u32(n, "positions")?),
                 Arg::U32(depth),
                 Arg::buf(&sums),
-                Arg::buf(&self.tt),
-                Arg::U64(self.tt_mask),
             ],
         )?;
-        let mut host = vec![0u64; g];
-        self.device.read(&sums, &mut host)?;
+        self.sum(&sums)
+    }
+
+    /// The tail with the table: look every position up (hits summed, misses flagged in the
+    /// ply's counts buffer, free at the last ply), prefix-sum the flags, list the misses densely
+    /// and count only those, so that no warp idles behind one lane's miss.
+    fn leaves_with_table(&mut self, p: usize, n: usize, depth: u32) -> Result<u64, GpuError> {
+        let g = groups(n);
+        let hit_sums: Buffer<u64> = self.device.alloc(g)?;
+        let n32 = to_u32(n, "positions")?;
+        self.device.launch(
+            &self.tt_lookup,
+            g * GROUP,
+            GROUP,
+            &[
+                Arg::buf(&self.plies[p].boards),
+                Arg::U32(n32),
+                Arg::U32(depth),
+                Arg::buf(&self.tt),
+                Arg::U64(self.tt_mask),
+                Arg::buf(&self.plies[p].counts),
+                Arg::buf(&hit_sums),
+            ],
+        )?;
+        let hits = self.sum(&hit_sums)?;
+        let missed = self.scan(p, n)?;
+        if missed == 0 {
+            return Ok(hits);
+        }
+        if self.misses.is_none() {
+            self.misses = Some(
+                self.device
+                    .alloc::<u32>(self.options.positions_per_ply.max(1))?,
+            );
+        }
+        let Some(list) = self.misses.as_ref() else {
+            return Ok(hits);
+        };
+        self.device.launch(
+            &self.gather_misses,
+            g * GROUP,
+            GROUP,
+            &[
+                Arg::buf(&self.plies[p].counts),
+                Arg::U32(n32),
+                Arg::U64(missed),
+                Arg::buf(list),
+            ],
+        )?;
+        let m = missed as usize;
+        let miss_sums: Buffer<u64> = self.device.alloc(groups(m))?;
+        self.device.launch(
+            &self.perft_misses,
+            groups(m) * GROUP,
+            GROUP,
+            &[
+                Arg::buf(&self.plies[p].boards),
+                Arg::buf(list),
+                Arg::U32(to_u32(m, "misses")?),
+                Arg::U32(depth),
+                Arg::buf(&self.tt),
+                Arg::U64(self.tt_mask),
+                Arg::buf(&miss_sums),
+            ],
+        )?;
+        Ok(hits + self.sum(&miss_sums)?)
+    }
+
+    /// Reads per-work-group partial sums back and adds them.
+    fn sum(&self, sums: &Buffer<u64>) -> Result<u64, GpuError> {
+        let mut host = vec![0u64; sums.len()];
+        self.device.read(sums, &mut host)?;
         Ok(host.iter().sum())
     }
 

@@ -143,28 +143,75 @@ DEVICE_FN void tt_store(volatile GLOBAL u64 *e, const GLOBAL PackedBoard *p, u32
     tt_unlock(e);
 }
 
-/* The last `depth` plies (1 to 3) below each of positions first .. first + n - 1, depth-first;
- * one partial sum per work-group (reduced in local memory), so the host adds a few numbers
- * instead of one per position. With tt_mask (entries - 1, a power of two minus one) nonzero,
- * each position first looks its count up in the table `tt`, and stores it when it had to count. */
-KERNEL void perft_leaf(const GLOBAL PackedBoard *boards, u32 first, u32 n, u32 depth,
-                       GLOBAL u64 *group_sums, GLOBAL u64 *tt, u64 tt_mask) {
+/* With a table, the tail runs in three steps so that no warp waits on one lane's miss: tt_lookup
+ * answers the hits (summed per work-group) and flags the misses; the host prefix-sums the flags;
+ * gather_misses lists the misses densely; perft_misses counts only those and stores them. */
+KERNEL void tt_lookup(const GLOBAL PackedBoard *boards, u32 n, u32 depth, GLOBAL u64 *tt, u64 tt_mask,
+                      GLOBAL u64 *missing, GLOBAL u64 *group_sums) {
     LOCAL u64 sums[SCAN_GROUP];
     u32 i = GLOBAL_ID(), lid = LOCAL_ID();
     u64 nodes = 0;
     if (i < n) {
-        const GLOBAL PackedBoard *p = &boards[first + i];
+        const GLOBAL PackedBoard *p = &boards[i];
         volatile GLOBAL u64 *entry = tt + (hash_packed(p, depth) & tt_mask) * TT_WORDS;
-        if (!(tt_mask && tt_probe(entry, p, depth, &nodes))) {
-            Board b;
-            unpack_board(p, &b);
-            /* `depth` is the same for every thread: no divergence. */
-            if (depth == 1) nodes = count_moves(&b);
-            else if (depth == 2) nodes = perft2(&b);
-            else nodes = perft3(&b);
-            if (tt_mask) tt_store(entry, p, depth, nodes);
-        }
+        missing[i] = tt_probe(entry, p, depth, &nodes) ? 0 : 1;
     }
+    sums[lid] = nodes;
+    BARRIER();
+    for (u32 s = SCAN_GROUP / 2; s > 0; s >>= 1) {
+        if (lid < s) sums[lid] += sums[lid + s];
+        BARRIER();
+    }
+    if (lid == 0) group_sums[GROUP_ID()] = sums[0];
+}
+
+/* offsets = the exclusive prefix sum of the miss flags, total = their sum: miss i goes to
+ * list[offsets[i]]. */
+KERNEL void gather_misses(const GLOBAL u64 *offsets, u32 n, u64 total, GLOBAL u32 *list) {
+    u32 i = GLOBAL_ID();
+    if (i >= n) return;
+    u64 next = i + 1 < n ? offsets[i + 1] : total;
+    if (next != offsets[i]) list[offsets[i]] = i;
+}
+
+DEVICE_FN u64 perft_tail(const GLOBAL PackedBoard *p, u32 depth) {
+    Board b;
+    unpack_board(p, &b);
+    /* `depth` is the same for every thread: no divergence. */
+    if (depth == 1) return count_moves(&b);
+    if (depth == 2) return perft2(&b);
+    return perft3(&b);
+}
+
+/* The tail below the listed positions (list[0 .. m - 1] index `boards`), stored in the table. */
+KERNEL void perft_misses(const GLOBAL PackedBoard *boards, const GLOBAL u32 *list, u32 m, u32 depth,
+                         GLOBAL u64 *tt, u64 tt_mask, GLOBAL u64 *group_sums) {
+    LOCAL u64 sums[SCAN_GROUP];
+    u32 k = GLOBAL_ID(), lid = LOCAL_ID();
+    u64 nodes = 0;
+    if (k < m) {
+        const GLOBAL PackedBoard *p = &boards[list[k]];
+        nodes = perft_tail(p, depth);
+        tt_store(tt + (hash_packed(p, depth) & tt_mask) * TT_WORDS, p, depth, nodes);
+    }
+    sums[lid] = nodes;
+    BARRIER();
+    for (u32 s = SCAN_GROUP / 2; s > 0; s >>= 1) {
+        if (lid < s) sums[lid] += sums[lid + s];
+        BARRIER();
+    }
+    if (lid == 0) group_sums[GROUP_ID()] = sums[0];
+}
+
+/* The last `depth` plies (1 to 3) below each of positions first .. first + n - 1, depth-first,
+ * without a table; one partial sum per work-group (reduced in local memory), so the host adds a
+ * few numbers instead of one per position. */
+KERNEL void perft_leaf(const GLOBAL PackedBoard *boards, u32 first, u32 n, u32 depth,
+                       GLOBAL u64 *group_sums) {
+    LOCAL u64 sums[SCAN_GROUP];
+    u32 i = GLOBAL_ID(), lid = LOCAL_ID();
+    u64 nodes = 0;
+    if (i < n) nodes = perft_tail(&boards[first + i], depth);
     sums[lid] = nodes;
     BARRIER();
     for (u32 s = SCAN_GROUP / 2; s > 0; s >>= 1) {
