@@ -87,6 +87,10 @@ pub struct GpuPerft {
 /// 64-bit words per transposition-table entry (perft.cl's TT_WORDS).
 const TT_WORDS: usize = 8;
 
+/// Positions of the last ply looked up and counted at a time when there is a table: enough to
+/// fill the GPU, few enough that many sub-batches profit from the entries earlier ones stored.
+const TABLE_BATCH: usize = 1 << 20;
+
 fn words(packed: &PackedBoard) -> [u64; WORDS] {
     [
         packed.quad[0],
@@ -301,19 +305,43 @@ impl GpuPerft {
         self.sum(&sums)
     }
 
-    /// The tail with the table: look every position up (hits summed, misses flagged in the
-    /// ply's counts buffer, free at the last ply), prefix-sum the flags, list the misses densely
-    /// and count only those, so that no warp idles behind one lane's miss.
+    /// The tail with the table, in sub-batches of [`TABLE_BATCH`] positions: look every position
+    /// up (hits summed, misses flagged in the ply's counts buffer, free at the last ply),
+    /// prefix-sum the flags, list the misses densely and count only those, so that no warp idles
+    /// behind one lane's miss. Later sub-batches hit what earlier ones stored.
     fn leaves_with_table(&mut self, p: usize, n: usize, depth: u32) -> Result<u64, GpuError> {
+        // An eighth of a ply buffer when that is smaller (small buffers in tests, so that they
+        // run several sub-batches too).
+        let batch = TABLE_BATCH
+            .min(self.options.positions_per_ply / 8)
+            .max(GROUP);
+        let mut nodes = 0;
+        let mut first = 0;
+        while first < n {
+            let count = batch.min(n - first);
+            nodes += self.table_batch(p, first, count, depth)?;
+            first += count;
+        }
+        Ok(nodes)
+    }
+
+    fn table_batch(
+        &mut self,
+        p: usize,
+        first: usize,
+        n: usize,
+        depth: u32,
+    ) -> Result<u64, GpuError> {
         let g = groups(n);
         let hit_sums: Buffer<u64> = self.device.alloc(g)?;
-        let n32 = to_u32(n, "positions")?;
+        let (first32, n32) = (to_u32(first, "first")?, to_u32(n, "positions")?);
         self.device.launch(
             &self.tt_lookup,
             g * GROUP,
             GROUP,
             &[
                 Arg::buf(&self.plies[p].boards),
+                Arg::U32(first32),
                 Arg::U32(n32),
                 Arg::U32(depth),
                 Arg::buf(&self.tt),
@@ -328,10 +356,7 @@ impl GpuPerft {
             return Ok(hits);
         }
         if self.misses.is_none() {
-            self.misses = Some(
-                self.device
-                    .alloc::<u32>(self.options.positions_per_ply.max(1))?,
-            );
+            self.misses = Some(self.device.alloc::<u32>(TABLE_BATCH)?);
         }
         let Some(list) = self.misses.as_ref() else {
             return Ok(hits);
@@ -355,6 +380,7 @@ impl GpuPerft {
             GROUP,
             &[
                 Arg::buf(&self.plies[p].boards),
+                Arg::U32(first32),
                 Arg::buf(list),
                 Arg::U32(to_u32(m, "misses")?),
                 Arg::U32(depth),

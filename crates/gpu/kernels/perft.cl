@@ -145,14 +145,16 @@ DEVICE_FN void tt_store(volatile GLOBAL u64 *e, const GLOBAL PackedBoard *p, u32
 
 /* With a table, the tail runs in three steps so that no warp waits on one lane's miss: tt_lookup
  * answers the hits (summed per work-group) and flags the misses; the host prefix-sums the flags;
- * gather_misses lists the misses densely; perft_misses counts only those and stores them. */
-KERNEL void tt_lookup(const GLOBAL PackedBoard *boards, u32 n, u32 depth, GLOBAL u64 *tt, u64 tt_mask,
-                      GLOBAL u64 *missing, GLOBAL u64 *group_sums) {
+ * gather_misses lists the misses densely; perft_misses counts only those and stores them. The
+ * host does this for one sub-batch of the ply after another (positions first .. first + n - 1),
+ * so that transpositions between sub-batches hit what the earlier ones stored. */
+KERNEL void tt_lookup(const GLOBAL PackedBoard *boards, u32 first, u32 n, u32 depth, GLOBAL u64 *tt,
+                      u64 tt_mask, GLOBAL u64 *missing, GLOBAL u64 *group_sums) {
     LOCAL u64 sums[SCAN_GROUP];
     u32 i = GLOBAL_ID(), lid = LOCAL_ID();
     u64 nodes = 0;
     if (i < n) {
-        const GLOBAL PackedBoard *p = &boards[i];
+        const GLOBAL PackedBoard *p = &boards[first + i];
         volatile GLOBAL u64 *entry = tt + (hash_packed(p, depth) & tt_mask) * TT_WORDS;
         missing[i] = tt_probe(entry, p, depth, &nodes) ? 0 : 1;
     }
@@ -183,14 +185,14 @@ DEVICE_FN u64 perft_tail(const GLOBAL PackedBoard *p, u32 depth) {
     return perft3(&b);
 }
 
-/* The tail below the listed positions (list[0 .. m - 1] index `boards`), stored in the table. */
-KERNEL void perft_misses(const GLOBAL PackedBoard *boards, const GLOBAL u32 *list, u32 m, u32 depth,
-                         GLOBAL u64 *tt, u64 tt_mask, GLOBAL u64 *group_sums) {
+/* The tail below the listed positions (boards[first + list[k]] for k < m), stored in the table. */
+KERNEL void perft_misses(const GLOBAL PackedBoard *boards, u32 first, const GLOBAL u32 *list, u32 m,
+                         u32 depth, GLOBAL u64 *tt, u64 tt_mask, GLOBAL u64 *group_sums) {
     LOCAL u64 sums[SCAN_GROUP];
     u32 k = GLOBAL_ID(), lid = LOCAL_ID();
     u64 nodes = 0;
     if (k < m) {
-        const GLOBAL PackedBoard *p = &boards[list[k]];
+        const GLOBAL PackedBoard *p = &boards[first + list[k]];
         nodes = perft_tail(p, depth);
         tt_store(tt + (hash_packed(p, depth) & tt_mask) * TT_WORDS, p, depth, nodes);
     }
