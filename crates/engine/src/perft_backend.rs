@@ -114,18 +114,9 @@ impl PerftRunner {
             PerftRunner::Cpu { threads } => {
                 Ok(perft::perft_divide(board, depth, *threads, progress).moves)
             }
-            PerftRunner::Gpu(gpu) => {
-                let moves = board.legal_moves();
-                let mut out = Vec::with_capacity(moves.len());
-                for (i, &mv) in moves.iter().enumerate() {
-                    let mut child = *board;
-                    child.play(mv);
-                    let n = gpu.perft(&child, depth - 1).context("GPU perft failed")?;
-                    out.push((mv, n));
-                    progress(i + 1, moves.len());
-                }
-                Ok(out)
-            }
+            PerftRunner::Gpu(gpu) => gpu
+                .divide(board, depth, progress)
+                .context("GPU perft failed"),
         }
     }
 }

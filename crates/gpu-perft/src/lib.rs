@@ -174,13 +174,20 @@ impl GpuPerft {
         self.run_ply(0, 1, expansions, leaf)
     }
 
-    /// Perft under each root move, in generation order.
-    pub fn divide(&mut self, board: &Board, depth: u32) -> Result<Vec<(Move, u64)>, GpuError> {
-        let mut out = Vec::new();
-        for &mv in board.legal_moves().iter() {
+    /// Perft under each root move, in generation order; `progress(done, total)` after each.
+    pub fn divide(
+        &mut self,
+        board: &Board,
+        depth: u32,
+        progress: &dyn Fn(usize, usize),
+    ) -> Result<Vec<(Move, u64)>, GpuError> {
+        let moves = board.legal_moves();
+        let mut out = Vec::with_capacity(moves.len());
+        for (i, &mv) in moves.iter().enumerate() {
             let mut child = *board;
             child.play(mv);
             out.push((mv, self.perft(&child, depth.saturating_sub(1))?));
+            progress(i + 1, moves.len());
         }
         Ok(out)
     }
@@ -296,7 +303,6 @@ impl GpuPerft {
             GROUP,
             &[
                 Arg::buf(&self.plies[p].boards),
-                Arg::U32(0),
                 Arg::U32(to_u32(n, "positions")?),
                 Arg::U32(depth),
                 Arg::buf(&sums),

@@ -114,7 +114,7 @@ fn every_leaf_depth_and_tiny_ply_buffers_agree() {
                         "leaf {leaf_depth}, ply {positions_per_ply}"
                     );
                 }
-                let divide = gpu.divide(&kiwipete, 2).unwrap();
+                let divide = gpu.divide(&kiwipete, 2, &|_, _| {}).unwrap();
                 assert_eq!(divide.len(), 48);
                 assert_eq!(divide.iter().map(|(_, n)| n).sum::<u64>(), 2039);
             }

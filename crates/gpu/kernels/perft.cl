@@ -83,7 +83,20 @@ DEVICE_FN u64 perft3(const Board *b) {
     return nodes;
 }
 
-/* ---- The transposition table of perft_leaf ------------------------------------------------------
+/* Adds `value` over the work-group (SCAN_GROUP threads, all of which must call this) in the local
+ * array `sums`, and writes the total to group_sums[group]. */
+DEVICE_FN void group_sum(LOCAL_PTR u64 *sums, u64 value, GLOBAL u64 *group_sums) {
+    u32 lid = LOCAL_ID();
+    sums[lid] = value;
+    BARRIER();
+    for (u32 s = SCAN_GROUP / 2; s > 0; s >>= 1) {
+        if (lid < s) sums[lid] += sums[lid + s];
+        BARRIER();
+    }
+    if (lid == 0) group_sums[GROUP_ID()] = sums[0];
+}
+
+/* ---- The transposition table of the depth-first tail ----------------------------------------------
  * Lossless: an entry holds the whole packed position and the depth next to the count, and a hit
  * needs all of them to match, so a shared slot can never return another position's count.
  * Entry = 8 words: [0] lock (low 32 bits), [1..5] packed position, [6] depth, [7] count; depth 0
@@ -151,20 +164,14 @@ DEVICE_FN void tt_store(volatile GLOBAL u64 *e, const GLOBAL PackedBoard *p, u32
 KERNEL void tt_lookup(const GLOBAL PackedBoard *boards, u32 first, u32 n, u32 depth, GLOBAL u64 *tt,
                       u64 tt_mask, GLOBAL u64 *missing, GLOBAL u64 *group_sums) {
     LOCAL u64 sums[SCAN_GROUP];
-    u32 i = GLOBAL_ID(), lid = LOCAL_ID();
+    u32 i = GLOBAL_ID();
     u64 nodes = 0;
     if (i < n) {
         const GLOBAL PackedBoard *p = &boards[first + i];
         volatile GLOBAL u64 *entry = tt + (hash_packed(p, depth) & tt_mask) * TT_WORDS;
         missing[i] = tt_probe(entry, p, depth, &nodes) ? 0 : 1;
     }
-    sums[lid] = nodes;
-    BARRIER();
-    for (u32 s = SCAN_GROUP / 2; s > 0; s >>= 1) {
-        if (lid < s) sums[lid] += sums[lid + s];
-        BARRIER();
-    }
-    if (lid == 0) group_sums[GROUP_ID()] = sums[0];
+    group_sum(sums, nodes, group_sums);
 }
 
 /* offsets = the exclusive prefix sum of the miss flags, total = their sum: miss i goes to
@@ -189,36 +196,22 @@ DEVICE_FN u64 perft_tail(const GLOBAL PackedBoard *p, u32 depth) {
 KERNEL void perft_misses(const GLOBAL PackedBoard *boards, u32 first, const GLOBAL u32 *list, u32 m,
                          u32 depth, GLOBAL u64 *tt, u64 tt_mask, GLOBAL u64 *group_sums) {
     LOCAL u64 sums[SCAN_GROUP];
-    u32 k = GLOBAL_ID(), lid = LOCAL_ID();
+    u32 k = GLOBAL_ID();
     u64 nodes = 0;
     if (k < m) {
         const GLOBAL PackedBoard *p = &boards[first + list[k]];
         nodes = perft_tail(p, depth);
         tt_store(tt + (hash_packed(p, depth) & tt_mask) * TT_WORDS, p, depth, nodes);
     }
-    sums[lid] = nodes;
-    BARRIER();
-    for (u32 s = SCAN_GROUP / 2; s > 0; s >>= 1) {
-        if (lid < s) sums[lid] += sums[lid + s];
-        BARRIER();
-    }
-    if (lid == 0) group_sums[GROUP_ID()] = sums[0];
+    group_sum(sums, nodes, group_sums);
 }
 
-/* The last `depth` plies (1 to 3) below each of positions first .. first + n - 1, depth-first,
- * without a table; one partial sum per work-group (reduced in local memory), so the host adds a
+/* The last `depth` plies (1 to 3) below each of positions 0 .. n - 1, depth-first, without a table; one partial sum per work-group (reduced in local memory), so the host adds a
  * few numbers instead of one per position. */
-KERNEL void perft_leaf(const GLOBAL PackedBoard *boards, u32 first, u32 n, u32 depth,
-                       GLOBAL u64 *group_sums) {
+KERNEL void perft_leaf(const GLOBAL PackedBoard *boards, u32 n, u32 depth, GLOBAL u64 *group_sums) {
     LOCAL u64 sums[SCAN_GROUP];
-    u32 i = GLOBAL_ID(), lid = LOCAL_ID();
+    u32 i = GLOBAL_ID();
     u64 nodes = 0;
-    if (i < n) nodes = perft_tail(&boards[first + i], depth);
-    sums[lid] = nodes;
-    BARRIER();
-    for (u32 s = SCAN_GROUP / 2; s > 0; s >>= 1) {
-        if (lid < s) sums[lid] += sums[lid + s];
-        BARRIER();
-    }
-    if (lid == 0) group_sums[GROUP_ID()] = sums[0];
+    if (i < n) nodes = perft_tail(&boards[i], depth);
+    group_sum(sums, nodes, group_sums);
 }
