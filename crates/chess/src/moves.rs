@@ -154,6 +154,10 @@ impl MoveList {
     pub fn as_slice(&self) -> &[Move] {
         &self.moves[..self.len]
     }
+    #[inline(always)]
+    pub fn as_mut_slice(&mut self) -> &mut [Move] {
+        &mut self.moves[..self.len]
+    }
     pub fn contains(&self, m: Move) -> bool {
         self.as_slice().contains(&m)
     }

@@ -1,0 +1,186 @@
+//! Kogge's CPU search: the default where there is no GPU, and the reference the GPU search is
+//! checked against.
+//!
+//! Principal variation search with aspiration windows, quiescence, a shared lockless
+//! transposition table, and Lazy SMP: every thread searches the same root, and they help each
+//! other only through the table. With one thread and a fixed depth the search is deterministic.
+
+mod draw;
+mod history;
+mod movepick;
+pub mod params;
+mod pvs;
+mod qsearch;
+mod see;
+mod tt;
+mod worker;
+
+pub use draw::{insufficient_material, is_repetition};
+pub use see::see_ge;
+
+use kogge_chess::Move;
+use kogge_search::{
+    GamePosition, InfoSink, Limits, SearchBackend, SearchControl, SearchResult, TimeManager,
+};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+use tt::TranspositionTable;
+use worker::{Line, NodeCounter, Shared, ThreadData, Worker};
+
+/// The most threads `Threads` accepts.
+pub const MAX_THREADS: usize = 1024;
+/// The largest table `Hash` accepts, in MiB.
+pub const MAX_HASH_MB: usize = 1 << 20;
+
+pub struct CpuSearch {
+    tt: TranspositionTable,
+    threads: Vec<ThreadData>,
+    multipv: usize,
+    move_overhead: Duration,
+}
+
+impl Default for CpuSearch {
+    fn default() -> Self {
+        CpuSearch::new(16, 1)
+    }
+}
+
+impl CpuSearch {
+    /// A search with a table of `hash_mb` MiB and `threads` threads.
+    pub fn new(hash_mb: usize, threads: usize) -> CpuSearch {
+        let mut s = CpuSearch {
+            tt: TranspositionTable::new(hash_mb.clamp(1, MAX_HASH_MB)),
+            threads: Vec::new(),
+            multipv: 1,
+            move_overhead: Duration::from_millis(30),
+        };
+        s.set_threads(threads);
+        s
+    }
+
+    /// The latency to allow for between the engine and the clock (UCI `Move Overhead`).
+    pub fn set_move_overhead(&mut self, overhead: Duration) {
+        self.move_overhead = overhead;
+    }
+}
+
+impl SearchBackend for CpuSearch {
+    fn name(&self) -> String {
+        format!(
+            "cpu, {} thread{}",
+            self.threads.len(),
+            if self.threads.len() == 1 { "" } else { "s" }
+        )
+    }
+
+    fn set_hash_mb(&mut self, mb: usize) {
+        self.tt = TranspositionTable::new(mb.clamp(1, MAX_HASH_MB));
+    }
+
+    fn set_threads(&mut self, threads: usize) {
+        let n = threads.clamp(1, MAX_THREADS);
+        self.threads.resize_with(n, ThreadData::default);
+    }
+
+    fn set_multipv(&mut self, lines: usize) {
+        self.multipv = lines.max(1);
+    }
+
+    fn clear(&mut self) {
+        self.tt.clear();
+        for t in &mut self.threads {
+            t.history.clear();
+        }
+    }
+
+    fn search(
+        &mut self,
+        position: &GamePosition,
+        limits: &Limits,
+        control: &SearchControl,
+        sink: &dyn InfoSink,
+    ) -> SearchResult {
+        let start = Instant::now();
+        let root = position.board;
+        let legal: Vec<Move> = root.legal_moves().iter().copied().collect();
+        if legal.is_empty() {
+            wait_for_release(limits, control);
+            return SearchResult {
+                best: None,
+                ponder: None,
+                value: 0,
+                depth: 0,
+                nodes: 0,
+            };
+        }
+        self.tt.new_search();
+        let shared = Shared {
+            tt: &self.tt,
+            control,
+            time: TimeManager::new(limits, self.move_overhead, start),
+            limits,
+            stop: AtomicBool::new(false),
+            nodes: (0..self.threads.len())
+                .map(|_| NodeCounter::default())
+                .collect(),
+            multipv: self.multipv,
+        };
+        let (main_data, helper_data) = self.threads.split_first_mut().expect("at least one thread");
+        let (lines, depth) = std::thread::scope(|scope| {
+            let shared = &shared;
+            let legal = &legal;
+            for (i, data) in helper_data.iter_mut().enumerate() {
+                scope.spawn(move || {
+                    let mut w = Worker::new(i + 1, shared, data, &position.history, &());
+                    w.iterate(&root, legal);
+                    shared.nodes[i + 1].0.store(w.nodes, Ordering::Relaxed);
+                });
+            }
+            let mut main = Worker::new(0, shared, main_data, &position.history, sink);
+            let result = main.iterate(&root, legal);
+            shared.nodes[0].0.store(main.nodes, Ordering::Relaxed);
+            // UCI: in an infinite or ponder search, the best move waits for `stop` (or
+            // `ponderhit`), even when the search itself is done.
+            wait_for_release(limits, control);
+            shared.stop.store(true, Ordering::Relaxed);
+            result
+        });
+        let best_line = lines.into_iter().next().unwrap_or(Line {
+            value: 0,
+            pv: Vec::new(),
+        });
+        let best = best_line
+            .pv
+            .first()
+            .copied()
+            .filter(|m| legal.contains(m))
+            .unwrap_or(legal[0]);
+        let ponder = best_line.pv.get(1).copied().or_else(|| {
+            // No second move in the line (it ended in the table): ask the table.
+            let mut after = root;
+            after.play(best);
+            self.tt
+                .probe(after.hash(), 0)
+                .map(|e| e.mv)
+                .filter(|&m| !m.is_none() && after.is_legal(m))
+        });
+        SearchResult {
+            best: Some(best),
+            ponder,
+            value: best_line.value,
+            depth,
+            nodes: shared.total_nodes(),
+        }
+    }
+}
+
+/// Blocks while the protocol still expects the search to be running: an infinite search until
+/// `stop`, a ponder search until `stop` or `ponderhit`.
+fn wait_for_release(limits: &Limits, control: &SearchControl) {
+    while !control.is_stopped() && (limits.infinite || control.is_pondering()) {
+        std::thread::sleep(Duration::from_millis(1));
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,154 @@
+use super::*;
+use kogge_chess::Board;
+use kogge_search::{DisplayValue, Report};
+use std::sync::Mutex;
+
+fn search(fen: &str, limits: Limits, threads: usize) -> SearchResult {
+    let mut s = CpuSearch::new(16, threads);
+    let pos = GamePosition::new(Board::from_fen(fen).unwrap());
+    s.search(&pos, &limits, &SearchControl::new(), &())
+}
+
+#[test]
+fn finds_mate_in_two() {
+    // Rook and king against king: 1. Ra1 Kc8 2. Ra8#.
+    let r = search("1k6/8/2K5/8/8/8/8/7R w - - 0 1", Limits::depth(4), 1);
+    assert_eq!(DisplayValue::from_value(r.value), DisplayValue::Mate(2));
+    assert!(r.best.is_some());
+}
+
+#[test]
+fn finds_the_back_rank_mate_in_one() {
+    let r = search(
+        "6k1/5ppp/8/8/8/8/5PPP/3RR1K1 w - - 0 1",
+        Limits::depth(3),
+        1,
+    );
+    assert_eq!(DisplayValue::from_value(r.value), DisplayValue::Mate(1));
+    let best = r.best.map(|m| m.to_string()).unwrap();
+    assert!(best == "e1e8" || best == "d1d8", "{best}");
+}
+
+#[test]
+fn mated_and_stalemated_roots_have_no_move() {
+    let mate = search("R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1", Limits::depth(3), 1);
+    assert_eq!(mate.best, None);
+    let stalemate = search("7k/5Q2/8/8/8/8/8/6K1 b - - 0 1", Limits::depth(3), 1);
+    assert_eq!(stalemate.best, None);
+}
+
+#[test]
+fn wins_the_hanging_queen() {
+    let r = search("4k3/8/8/3q4/8/8/3R4/4K3 w - - 0 1", Limits::depth(4), 1);
+    assert_eq!(r.best.map(|m| m.to_string()), Some("d2d5".to_string()));
+}
+
+#[test]
+fn fixed_depth_is_deterministic_on_one_thread() {
+    let fen = "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4";
+    let a = search(fen, Limits::depth(8), 1);
+    let b = search(fen, Limits::depth(8), 1);
+    assert_eq!(a, b);
+}
+
+#[test]
+fn several_threads_find_a_legal_move() {
+    let r = search(kogge_chess::STARTPOS_FEN, Limits::depth(7), 4);
+    let board = Board::startpos();
+    assert!(board.is_legal(r.best.unwrap()));
+}
+
+#[test]
+fn stops_on_the_node_limit_and_time() {
+    let limits = Limits {
+        nodes: Some(20_000),
+        ..Limits::default()
+    };
+    let r = search(kogge_chess::STARTPOS_FEN, limits, 1);
+    assert!(r.nodes < 40_000, "{}", r.nodes);
+    let t = Instant::now();
+    let r = search(
+        kogge_chess::STARTPOS_FEN,
+        Limits::movetime(Duration::from_millis(200)),
+        2,
+    );
+    assert!(r.best.is_some());
+    assert!(t.elapsed() < Duration::from_millis(1500));
+}
+
+#[test]
+fn avoids_a_repetition_when_winning_and_seeks_it_when_losing() {
+    // White is a queen up; the game history makes Kh1-g1 (back to a seen position) a draw.
+    let mut pos = GamePosition::new(Board::from_fen("7k/8/8/8/Q7/8/8/7K w - - 0 1").unwrap());
+    for m in ["h1g1", "h8g8", "g1h1", "g8h8"] {
+        let mv = pos.board.parse_uci(m).unwrap();
+        pos.play(mv);
+    }
+    let mut s = CpuSearch::new(16, 1);
+    let r = s.search(&pos, &Limits::depth(6), &SearchControl::new(), &());
+    assert!(r.value > 500, "{}", r.value);
+    assert_ne!(r.best.map(|m| m.to_string()), Some("h1g1".to_string()));
+
+    // Black, a queen down, finds the same shuffle to draw: after 1. Kg1 Kg8 2. Kh1 (and the
+    // history twice), Kh8 repeats the position a third time.
+    let mut pos = GamePosition::new(Board::from_fen("7k/8/8/8/Q7/8/8/7K w - - 0 1").unwrap());
+    for m in ["h1g1", "h8g8", "g1h1", "g8h8", "h1g1", "h8g8", "g1h1"] {
+        let mv = pos.board.parse_uci(m).unwrap();
+        pos.play(mv);
+    }
+    let r = s.search(&pos, &Limits::depth(6), &SearchControl::new(), &());
+    assert_eq!(r.best.map(|m| m.to_string()), Some("g8h8".to_string()));
+    assert_eq!(r.value, 0);
+}
+
+#[test]
+fn multipv_reports_distinct_lines() {
+    let mut s = CpuSearch::new(16, 1);
+    s.set_multipv(3);
+    let reports = Mutex::new(Vec::new());
+    let sink = |r: Report| reports.lock().unwrap().push(r);
+    let pos = GamePosition::new(Board::startpos());
+    s.search(&pos, &Limits::depth(5), &SearchControl::new(), &sink);
+    let reports = reports.into_inner().unwrap();
+    let last_depth: Vec<_> = reports
+        .iter()
+        .filter_map(|r| match r {
+            Report::Pv(i) if i.depth == 5 => Some(i.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(last_depth.len(), 3);
+    let firsts: std::collections::HashSet<_> = last_depth.iter().map(|i| i.pv[0]).collect();
+    assert_eq!(firsts.len(), 3);
+}
+
+#[test]
+fn searchmoves_restricts_the_root() {
+    let board = Board::startpos();
+    let a3 = board.parse_uci("a2a3").unwrap();
+    let limits = Limits {
+        depth: Some(5),
+        searchmoves: vec![a3],
+        ..Limits::default()
+    };
+    let r = search(kogge_chess::STARTPOS_FEN, limits, 1);
+    assert_eq!(r.best, Some(a3));
+}
+
+#[test]
+fn stop_returns_a_legal_move_at_once() {
+    let control = SearchControl::new();
+    control.stop();
+    let mut s = CpuSearch::new(16, 1);
+    let pos = GamePosition::new(Board::startpos());
+    let r = s.search(
+        &pos,
+        &Limits {
+            infinite: true,
+            ..Limits::default()
+        },
+        &control,
+        &(),
+    );
+    assert!(Board::startpos().is_legal(r.best.unwrap()));
+}

@@ -1,0 +1,303 @@
+//! The transposition table, shared by every search thread without locks.
+//!
+//! Racy by design: threads read and write entries concurrently with relaxed atomics. Each entry
+//! is two words, `key ^ data` and `data`; a reader recomputes `key` from the pair and takes the
+//! entry only if it matches, so an entry torn by two writers (one word from each) fails the check
+//! and reads as a miss instead of giving another position's move and value. The move it returns
+//! is still only a hint: the search checks it against the legal moves before playing it.
+
+use kogge_chess::Move;
+use kogge_search::{MATE, MAX_PLY, Value};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// What a bound says of the stored value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TtBound {
+    /// No entry (never stored).
+    None = 0,
+    /// The value is at most this (every move failed low).
+    Upper = 1,
+    /// The value is at least this (a move failed high).
+    Lower = 2,
+    Exact = 3,
+}
+
+/// One probed entry, decoded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TtData {
+    pub mv: Move,
+    /// The value, already adjusted to the probing node's ply (see [`value_from_tt`]).
+    pub value: Value,
+    /// The static evaluation of the position.
+    pub eval: Value,
+    pub depth: i32,
+    pub bound: TtBound,
+}
+
+#[derive(Default)]
+struct Entry {
+    key_xor_data: AtomicU64,
+    data: AtomicU64,
+}
+
+const ENTRIES_PER_CLUSTER: usize = 4;
+
+/// Four entries on one 64-byte cache line: one memory access per probe.
+#[repr(align(64))]
+#[derive(Default)]
+struct Cluster {
+    entries: [Entry; ENTRIES_PER_CLUSTER],
+}
+
+// data layout: move 16 | value 16 | eval 16 | depth 8 | bound 2 | generation 6
+fn pack(mv: Move, value: Value, eval: Value, depth: i32, bound: TtBound, generation: u8) -> u64 {
+    mv.raw() as u64
+        | (value as i16 as u16 as u64) << 16
+        | (eval as i16 as u16 as u64) << 32
+        | (depth.clamp(0, 255) as u64) << 48
+        | (bound as u64) << 56
+        | ((generation & 63) as u64) << 58
+}
+
+fn bound_of(data: u64) -> TtBound {
+    match data >> 56 & 3 {
+        1 => TtBound::Upper,
+        2 => TtBound::Lower,
+        3 => TtBound::Exact,
+        _ => TtBound::None,
+    }
+}
+
+fn depth_of(data: u64) -> i32 {
+    (data >> 48 & 255) as i32
+}
+
+fn generation_of(data: u64) -> u8 {
+    (data >> 58) as u8
+}
+
+/// Mate values are stored relative to the node ("mate in 3 from here"), not to the root, so
+/// that a transposition reached at another ply reads the right distance.
+pub fn value_to_tt(v: Value, ply: usize) -> Value {
+    if v >= MATE - MAX_PLY as Value {
+        v + ply as Value
+    } else if v <= -MATE + MAX_PLY as Value {
+        v - ply as Value
+    } else {
+        v
+    }
+}
+
+/// The inverse of [`value_to_tt`].
+pub fn value_from_tt(v: Value, ply: usize) -> Value {
+    if v >= MATE - MAX_PLY as Value {
+        v - ply as Value
+    } else if v <= -MATE + MAX_PLY as Value {
+        v + ply as Value
+    } else {
+        v
+    }
+}
+
+pub struct TranspositionTable {
+    clusters: Vec<Cluster>,
+    generation: u8,
+}
+
+impl TranspositionTable {
+    /// A table of about `mb` mebibytes (at least one cluster).
+    pub fn new(mb: usize) -> TranspositionTable {
+        let count = (mb.saturating_mul(1 << 20) / std::mem::size_of::<Cluster>()).max(1);
+        let mut clusters = Vec::new();
+        clusters.resize_with(count, Cluster::default);
+        TranspositionTable {
+            clusters,
+            generation: 0,
+        }
+    }
+
+    /// Empties the table.
+    pub fn clear(&mut self) {
+        for c in &mut self.clusters {
+            *c = Cluster::default();
+        }
+        self.generation = 0;
+    }
+
+    /// Marks a new search: entries from older searches become the first to be replaced.
+    pub fn new_search(&mut self) {
+        self.generation = (self.generation + 1) & 63;
+    }
+
+    fn cluster(&self, key: u64) -> &Cluster {
+        // The high half of key × count spreads keys over any count, not just powers of two.
+        let index = ((key as u128 * self.clusters.len() as u128) >> 64) as usize;
+        &self.clusters[index]
+    }
+
+    /// Hints the processor to fetch the cluster of `key`, ahead of the probe.
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: prefetching is only a hint; any address is allowed, and this one is valid.
+        unsafe {
+            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+            _mm_prefetch::<_MM_HINT_T0>(self.cluster(key) as *const Cluster as *const i8);
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
+    }
+
+    /// The entry stored for `key`, with its value adjusted to `ply`.
+    pub fn probe(&self, key: u64, ply: usize) -> Option<TtData> {
+        for e in &self.cluster(key).entries {
+            let data = e.data.load(Ordering::Relaxed);
+            if e.key_xor_data.load(Ordering::Relaxed) ^ data == key
+                && bound_of(data) != TtBound::None
+            {
+                return Some(TtData {
+                    mv: Move::from_raw(data as u16),
+                    value: value_from_tt((data >> 16) as u16 as i16 as Value, ply),
+                    eval: (data >> 32) as u16 as i16 as Value,
+                    depth: depth_of(data),
+                    bound: bound_of(data),
+                });
+            }
+        }
+        None
+    }
+
+    /// Stores a search result for `key` found at `ply`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn store(
+        &self,
+        key: u64,
+        ply: usize,
+        mv: Move,
+        value: Value,
+        eval: Value,
+        depth: i32,
+        bound: TtBound,
+    ) {
+        let cluster = self.cluster(key);
+        // The slot: this position's own entry if present, else the least valuable one (shallow
+        // and old).
+        let mut slot = &cluster.entries[0];
+        let mut slot_worth = i32::MAX;
+        let mut old = 0u64;
+        for e in &cluster.entries {
+            let data = e.data.load(Ordering::Relaxed);
+            if e.key_xor_data.load(Ordering::Relaxed) ^ data == key {
+                slot = e;
+                old = data;
+                slot_worth = i32::MIN;
+                break;
+            }
+            let age = (self.generation.wrapping_sub(generation_of(data)) & 63) as i32;
+            let worth = depth_of(data) - 8 * age;
+            if bound_of(data) == TtBound::None || worth < slot_worth {
+                slot = e;
+                slot_worth = if bound_of(data) == TtBound::None {
+                    i32::MIN + 1
+                } else {
+                    worth
+                };
+            }
+        }
+        let same_key = slot_worth == i32::MIN;
+        // Keep the old move when the new result has none; keep a deeper result of this search
+        // unless the new one is exact.
+        let mv = if same_key && mv.is_none() {
+            Move::from_raw(old as u16)
+        } else {
+            mv
+        };
+        if same_key
+            && bound != TtBound::Exact
+            && generation_of(old) == self.generation
+            && depth + 3 < depth_of(old)
+        {
+            return;
+        }
+        let data = pack(
+            mv,
+            value_to_tt(value, ply),
+            eval,
+            depth,
+            bound,
+            self.generation,
+        );
+        slot.key_xor_data.store(key ^ data, Ordering::Relaxed);
+        slot.data.store(data, Ordering::Relaxed);
+    }
+
+    /// Per mille of the entries written in the current search, sampled over the first thousand.
+    pub fn hashfull(&self) -> u32 {
+        let mut used = 0;
+        let mut seen = 0;
+        for c in self.clusters.iter().take(1000 / ENTRIES_PER_CLUSTER) {
+            for e in &c.entries {
+                let data = e.data.load(Ordering::Relaxed);
+                seen += 1;
+                if bound_of(data) != TtBound::None && generation_of(data) == self.generation {
+                    used += 1;
+                }
+            }
+        }
+        used * 1000 / seen.max(1)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stores_and_finds_with_mate_distances() {
+        let tt = TranspositionTable::new(1);
+        let mv = Move::from_raw(0x1234 & 0x0fff);
+        tt.store(42, 3, mv, MATE - 10, -17, 9, TtBound::Exact);
+        let d = tt.probe(42, 5).expect("stored");
+        assert_eq!(d.mv, mv);
+        assert_eq!(
+            d.value,
+            MATE - 12,
+            "mate distance measured from the new ply"
+        );
+        assert_eq!((d.eval, d.depth, d.bound), (-17, 9, TtBound::Exact));
+        assert!(tt.probe(43, 0).is_none());
+    }
+
+    #[test]
+    fn a_torn_entry_reads_as_a_miss() {
+        let tt = TranspositionTable::new(1);
+        tt.store(7, 0, Move::NONE, 5, 5, 1, TtBound::Lower);
+        let e = &tt
+            .cluster(7)
+            .entries
+            .iter()
+            .find(|e| e.data.load(Ordering::Relaxed) != 0)
+            .unwrap();
+        e.data.fetch_xor(1 << 20, Ordering::Relaxed);
+        assert!(tt.probe(7, 0).is_none());
+    }
+
+    #[test]
+    fn hashfull_counts_this_search() {
+        let mut tt = TranspositionTable::new(1);
+        assert_eq!(tt.hashfull(), 0);
+        for k in 0..100_000u64 {
+            tt.store(
+                k.wrapping_mul(0x9E37_79B9_7F4A_7C15),
+                0,
+                Move::NONE,
+                0,
+                0,
+                1,
+                TtBound::Exact,
+            );
+        }
+        assert!(tt.hashfull() > 900);
+        tt.new_search();
+        assert_eq!(tt.hashfull(), 0);
+    }
+}

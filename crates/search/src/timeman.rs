@@ -1,0 +1,191 @@
+//! `TimeManager`: turns the clock into two limits.
+//!
+//! - The *soft* limit is checked between iterations: do not start another iteration past it. The
+//!   search scales it by how settled the best move is (see [`TimeManager::soft_limit_passed`]).
+//! - The *hard* limit is checked inside the search every few thousand nodes: stop now, whatever
+//!   the iteration.
+//!
+//! Both leave `Move Overhead` aside for the latency between the engine and the clock (the GUI,
+//! the operating system, a network). A ponder search has no limit until `ponderhit`, and then
+//! counts its time from the `ponderhit`, since that is when the engine's clock started.
+
+use crate::control::SearchControl;
+use crate::limits::Limits;
+use std::time::{Duration, Instant};
+
+/// Sudden death: plan as if this many moves remain.
+const SUDDEN_DEATH_MOVES: u32 = 30;
+/// Never plan for more than this many moves, whatever `movestogo` says.
+const MAX_MOVES_TO_GO: u32 = 50;
+
+#[derive(Clone, Debug)]
+pub struct TimeManager {
+    start: Instant,
+    soft: Option<Duration>,
+    hard: Option<Duration>,
+}
+
+impl TimeManager {
+    /// The limits for a search that starts at `start`.
+    pub fn new(limits: &Limits, move_overhead: Duration, start: Instant) -> TimeManager {
+        let (mut soft, mut hard) = (None, None);
+        if let Some(clock) = limits.clock {
+            let available = clock
+                .time
+                .saturating_sub(move_overhead)
+                .max(Duration::from_millis(1));
+            let moves = clock
+                .moves_to_go
+                .unwrap_or(SUDDEN_DEATH_MOVES)
+                .clamp(1, MAX_MOVES_TO_GO);
+            // The last move before a time control may use most of what is left; otherwise keep
+            // enough for the moves still to come.
+            let (soft_cap, hard_cap) = if moves == 1 { (0.7, 0.85) } else { (0.4, 0.6) };
+            let ideal = available / moves + clock.increment * 3 / 4;
+            let s = ideal.min(available.mul_f64(soft_cap));
+            let h = (s * 4).min(available.mul_f64(hard_cap)).max(s);
+            soft = Some(s);
+            hard = Some(h);
+        }
+        if let Some(time) = limits.movetime {
+            // A fixed time per move: use it all, less the overhead (but never less than half of
+            // it, so that a large overhead cannot turn the search into nothing).
+            let t = time.saturating_sub(move_overhead).max(time / 2);
+            soft = Some(soft.map_or(t, |s| s.min(t)));
+            hard = Some(hard.map_or(t, |h| h.min(t)));
+        }
+        if limits.infinite {
+            soft = None;
+            hard = None;
+        }
+        TimeManager { start, soft, hard }
+    }
+
+    /// When the search started.
+    pub fn start(&self) -> Instant {
+        self.start
+    }
+
+    /// Time since the search started.
+    pub fn elapsed(&self) -> Duration {
+        self.start.elapsed()
+    }
+
+    /// The time that counts against the limits: since `ponderhit` if there was one.
+    fn counted(&self, control: &SearchControl) -> Duration {
+        match control.ponderhit_at() {
+            Some(at) => at.elapsed(),
+            None => self.start.elapsed(),
+        }
+    }
+
+    /// The soft limit, unscaled (None: no time limit).
+    pub fn soft_limit(&self) -> Option<Duration> {
+        self.soft
+    }
+
+    /// The hard limit (None: no time limit).
+    pub fn hard_limit(&self) -> Option<Duration> {
+        self.hard
+    }
+
+    /// Whether the search must stop now.
+    pub fn hard_limit_passed(&self, control: &SearchControl) -> bool {
+        if control.is_pondering() {
+            return false;
+        }
+        self.hard.is_some_and(|h| self.counted(control) >= h)
+    }
+
+    /// Whether to start no new iteration. `scale` stretches the soft limit: above 1 when the
+    /// best move keeps changing or the score falls, below 1 when it is settled.
+    pub fn soft_limit_passed(&self, control: &SearchControl, scale: f64) -> bool {
+        if control.is_pondering() {
+            return false;
+        }
+        match (self.soft, self.hard) {
+            (Some(s), Some(h)) => self.counted(control) >= s.mul_f64(scale).min(h),
+            (Some(s), None) => self.counted(control) >= s.mul_f64(scale),
+            _ => false,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::limits::Clock;
+
+    fn clock(ms: u64, inc: u64, mtg: Option<u32>) -> Limits {
+        Limits {
+            clock: Some(Clock {
+                time: Duration::from_millis(ms),
+                increment: Duration::from_millis(inc),
+                moves_to_go: mtg,
+            }),
+            ..Limits::default()
+        }
+    }
+
+    fn limits(l: &Limits, overhead: u64) -> (Duration, Duration) {
+        let tm = TimeManager::new(l, Duration::from_millis(overhead), Instant::now());
+        (tm.soft_limit().unwrap(), tm.hard_limit().unwrap())
+    }
+
+    #[test]
+    fn sudden_death_spreads_the_clock() {
+        let (soft, hard) = limits(&clock(60_000, 0, None), 30);
+        assert!(soft >= Duration::from_millis(1500) && soft <= Duration::from_millis(2500));
+        assert!(hard >= soft && hard <= Duration::from_millis(36_000));
+    }
+
+    #[test]
+    fn tiny_clocks_never_spend_what_is_not_there() {
+        // 1 s + 10 ms, and the last few milliseconds of a game.
+        for ms in [1000, 300, 100, 40, 31, 30, 10, 1, 0] {
+            let (soft, hard) = limits(&clock(ms, 10, None), 30);
+            let available = Duration::from_millis(ms).saturating_sub(Duration::from_millis(30));
+            assert!(soft <= hard);
+            assert!(
+                hard <= available.mul_f64(0.6).max(Duration::from_millis(1)),
+                "{ms} ms: hard {hard:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn last_move_before_the_control_may_use_more() {
+        let (_, hard_last) = limits(&clock(10_000, 0, Some(1)), 30);
+        let (_, hard_many) = limits(&clock(10_000, 0, Some(20)), 30);
+        assert!(hard_last > hard_many);
+        assert!(hard_last < Duration::from_millis(9_970));
+    }
+
+    #[test]
+    fn movetime_is_used_less_the_overhead() {
+        let (soft, hard) = limits(&Limits::movetime(Duration::from_millis(1000)), 30);
+        assert_eq!(soft, Duration::from_millis(970));
+        assert_eq!(hard, Duration::from_millis(970));
+    }
+
+    #[test]
+    fn pondering_suspends_the_limits() {
+        let tm = TimeManager::new(&clock(0, 0, None), Duration::ZERO, Instant::now());
+        let control = SearchControl::new();
+        control.reset(true);
+        std::thread::sleep(Duration::from_millis(3));
+        assert!(!tm.hard_limit_passed(&control));
+        control.ponderhit();
+        assert!(!tm.hard_limit_passed(&control));
+        std::thread::sleep(Duration::from_millis(3));
+        assert!(tm.hard_limit_passed(&control));
+    }
+
+    #[test]
+    fn infinite_has_no_limit() {
+        let mut l = clock(1000, 0, None);
+        l.infinite = true;
+        let tm = TimeManager::new(&l, Duration::ZERO, Instant::now());
+        assert!(tm.hard_limit().is_none() && tm.soft_limit().is_none());
+    }
+}
