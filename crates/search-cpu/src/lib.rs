@@ -29,6 +29,9 @@ use worker::{Line, NodeCounter, Shared, ThreadData, Worker};
 
 /// The most threads `Threads` accepts.
 pub const MAX_THREADS: usize = 1024;
+/// Stack of each search thread: a ply of the main search keeps about 3 KB (move lists, a board
+/// copy), and quiescence adds its own plies; 64 MiB leaves a wide margin over MAX_PLY.
+const SEARCH_STACK_BYTES: usize = 64 << 20;
 /// The largest table `Hash` accepts, in MiB.
 pub const MAX_HASH_MB: usize = 1 << 20;
 
@@ -125,26 +128,56 @@ impl SearchBackend for CpuSearch {
                 .collect(),
             multipv: self.multipv,
         };
-        let (main_data, helper_data) = self.threads.split_first_mut().expect("at least one thread");
-        let (lines, depth) = std::thread::scope(|scope| {
-            let shared = &shared;
-            let legal = &legal;
-            for (i, data) in helper_data.iter_mut().enumerate() {
-                scope.spawn(move || {
-                    let mut w = Worker::new(i + 1, shared, data, &position.history, &());
-                    w.iterate(&root, legal);
-                    shared.nodes[i + 1].0.store(w.nodes, Ordering::Relaxed);
-                });
+        // Every worker, the main one too, runs on a thread of its own with a stack sized for
+        // the deepest search (each ply keeps a move list and a board copy), whatever thread
+        // the caller is on.
+        let shared = &shared;
+        let legal = &legal;
+        let outcome = std::thread::scope(|scope| {
+            let mut main = None;
+            for (id, data) in self.threads.iter_mut().enumerate() {
+                let sink: &dyn InfoSink = if id == 0 { sink } else { &() };
+                let spawned = std::thread::Builder::new()
+                    .name(format!("search-{id}"))
+                    .stack_size(SEARCH_STACK_BYTES)
+                    .spawn_scoped(scope, move || {
+                        let mut w = Worker::new(id, shared, data, &position.history, sink);
+                        let result = w.iterate(&root, legal);
+                        shared.nodes[id].0.store(w.nodes, Ordering::Relaxed);
+                        if id == 0 {
+                            // UCI: in an infinite or ponder search, the best move waits for
+                            // `stop` (or `ponderhit`), even when the search itself is done.
+                            wait_for_release(limits, control);
+                            shared.stop.store(true, Ordering::Relaxed);
+                        }
+                        result
+                    });
+                match spawned {
+                    Ok(handle) if id == 0 => main = Some(handle),
+                    Ok(_) => {}
+                    Err(e) => {
+                        // Fewer helpers than asked for still give a correct search.
+                        sink.report(kogge_search::Report::Message(format!(
+                            "could not start search thread {id}: {e}"
+                        )));
+                        break;
+                    }
+                }
             }
-            let mut main = Worker::new(0, shared, main_data, &position.history, sink);
-            let result = main.iterate(&root, legal);
-            shared.nodes[0].0.store(main.nodes, Ordering::Relaxed);
-            // UCI: in an infinite or ponder search, the best move waits for `stop` (or
-            // `ponderhit`), even when the search itself is done.
-            wait_for_release(limits, control);
+            let result = main.map(|m| m.join());
             shared.stop.store(true, Ordering::Relaxed);
             result
         });
+        let (lines, depth) = match outcome {
+            Some(Ok(result)) => result,
+            // The main thread could not start or died: answer with a legal move all the same.
+            _ => {
+                sink.report(kogge_search::Report::Message(
+                    "search thread failed".to_string(),
+                ));
+                (Vec::new(), 0)
+            }
+        };
         let best_line = lines.into_iter().next().unwrap_or(Line {
             value: 0,
             pv: Vec::new(),

@@ -66,45 +66,50 @@ pub fn is_noisy(board: &Board, mv: Move) -> bool {
 }
 
 /// What the picker needs to know of the node to score quiet moves.
-pub struct OrderContext<'a> {
-    pub history: &'a History,
+#[derive(Clone, Copy)]
+pub struct OrderContext {
     pub killers: [Move; 2],
     pub counter: Move,
     pub previous: PieceTo,
+}
+
+impl OrderContext {
+    pub const NONE: OrderContext = OrderContext {
+        killers: [Move::NONE; 2],
+        counter: Move::NONE,
+        previous: PieceTo::NONE,
+    };
 }
 
 pub struct MovePicker {
     moves: MoveList,
     scores: [i32; 256],
     next: usize,
+    tt_move: Move,
+    ctx: OrderContext,
+    /// Whether the moves have been scored. Scoring (SEE of every capture, history lookups) is
+    /// put off until the table move has been tried, since it often ends the node alone.
+    scored: bool,
 }
 
 impl MovePicker {
-    /// Every legal move, scored for the main search.
-    pub fn new(board: &Board, tt_move: Move, ctx: &OrderContext) -> MovePicker {
-        let moves = board.legal_moves();
-        let mut scores = [0; 256];
-        for (i, &mv) in moves.iter().enumerate() {
-            scores[i] = score(board, mv, tt_move, ctx);
-        }
+    /// Every legal move, for the main search.
+    pub fn new(board: &Board, tt_move: Move, ctx: OrderContext) -> MovePicker {
         MovePicker {
-            moves,
-            scores,
+            moves: board.legal_moves(),
+            scores: [0; 256],
             next: 0,
+            tt_move,
+            ctx,
+            scored: false,
         }
     }
 
     /// Captures and queen promotions (every evasion when in check), most valuable victim first:
     /// the quiescence search's moves.
-    pub fn noisy(board: &Board, tt_move: Move, history: &History) -> MovePicker {
+    pub fn noisy(board: &Board, tt_move: Move) -> MovePicker {
         if board.in_check() {
-            let ctx = OrderContext {
-                history,
-                killers: [Move::NONE; 2],
-                counter: Move::NONE,
-                previous: PieceTo::NONE,
-            };
-            return MovePicker::new(board, tt_move, &ctx);
+            return MovePicker::new(board, tt_move, OrderContext::NONE);
         }
         let mut moves = MoveList::new();
         let targets = board.colored(!board.side_to_move());
@@ -127,6 +132,9 @@ impl MovePicker {
             moves,
             scores,
             next: 0,
+            tt_move,
+            ctx: OrderContext::NONE,
+            scored: true,
         }
     }
 
@@ -141,8 +149,24 @@ impl MovePicker {
 
     /// The best remaining move and its ordering score.
     #[inline]
-    pub fn next(&mut self) -> Option<(Move, i32)> {
+    pub fn next(&mut self, board: &Board, history: &History) -> Option<(Move, i32)> {
         let n = self.moves.len();
+        if !self.scored {
+            self.scored = true;
+            let list = self.moves.as_mut_slice();
+            if let Some(i) = list.iter().position(|&m| m == self.tt_move) {
+                list.swap(0, i);
+                self.scores[0] = TT_MOVE;
+                self.next = 1;
+                for i in 1..n {
+                    self.scores[i] = score(board, list[i], &self.ctx, history);
+                }
+                return Some((self.tt_move, TT_MOVE));
+            }
+            for i in 0..n {
+                self.scores[i] = score(board, list[i], &self.ctx, history);
+            }
+        }
         if self.next >= n {
             return None;
         }
@@ -179,10 +203,7 @@ fn mvv_lva(board: &Board, mv: Move) -> i32 {
     (victim + promotion) * 8 - attacker
 }
 
-fn score(board: &Board, mv: Move, tt_move: Move, ctx: &OrderContext) -> i32 {
-    if mv == tt_move {
-        return TT_MOVE;
-    }
+fn score(board: &Board, mv: Move, ctx: &OrderContext, history: &History) -> i32 {
     if let Some(p) = mv.promotion_piece()
         && p != PieceType::Queen
     {
@@ -191,7 +212,7 @@ fn score(board: &Board, mv: Move, tt_move: Move, ctx: &OrderContext) -> i32 {
     let piece = board.piece_on(mv.from());
     if let Some(victim) = captured(board, mv).or(mv.promotion_piece().map(|_| PieceType::Pawn)) {
         let this = piece.map_or(PieceTo::NONE, |p| PieceTo::new(p, mv.to()));
-        let base = mvv_lva(board, mv) * 16 + ctx.history.capture(this, victim) / 16;
+        let base = mvv_lva(board, mv) * 16 + history.capture(this, victim) / 16;
         return if see_ge(board, mv, 0) {
             GOOD_CAPTURE + base
         } else {
@@ -208,6 +229,5 @@ fn score(board: &Board, mv: Move, tt_move: Move, ctx: &OrderContext) -> i32 {
         return COUNTER;
     }
     let this = piece.map_or(PieceTo::NONE, |p| PieceTo::new(p, mv.to()));
-    ctx.history
-        .quiet(board.side_to_move(), mv, this, ctx.previous)
+    history.quiet(board.side_to_move(), mv, this, ctx.previous)
 }

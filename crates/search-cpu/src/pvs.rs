@@ -197,12 +197,11 @@ impl Worker<'_, '_> {
             PieceTo::NONE
         };
         let ctx = OrderContext {
-            history: self.history,
             killers: self.stack[ply].killers,
             counter: self.history.counter(previous),
             previous,
         };
-        let mut picker = MovePicker::new(board, tt_move, &ctx);
+        let mut picker = MovePicker::new(board, tt_move, ctx);
         if picker.is_empty() {
             return if in_check { mated_in(ply) } else { DRAW };
         }
@@ -214,7 +213,7 @@ impl Worker<'_, '_> {
         let mut captures_tried = MoveList::new();
         let side = board.side_to_move();
 
-        while let Some((mv, order)) = picker.next() {
+        while let Some((mv, order)) = picker.next(board, self.history) {
             if root && !self.root_moves.contains(&mv) {
                 continue;
             }

@@ -66,12 +66,12 @@ impl Worker<'_, '_> {
             alpha = alpha.max(best);
         }
 
-        let mut picker = MovePicker::noisy(board, tt_move, self.history);
+        let mut picker = MovePicker::noisy(board, tt_move);
         if in_check && picker.is_empty() {
             return mated_in(ply);
         }
         let mut best_move = Move::NONE;
-        while let Some((mv, _)) = picker.next() {
+        while let Some((mv, _)) = picker.next(board, self.history) {
             if !in_check {
                 // Delta pruning: even winning the piece for free would not reach alpha.
                 let gain = captured(board, mv).map_or(0, |p| SEE_VALUE[p.index()])
@@ -89,6 +89,7 @@ impl Worker<'_, '_> {
             }
             let mut child = *board;
             child.play(mv);
+            self.shared.tt.prefetch(child.hash());
             self.keys.push(key);
             let value = -self.qsearch::<PV>(&child, -beta, -alpha, ply + 1);
             self.keys.pop();
