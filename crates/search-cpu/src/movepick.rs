@@ -158,13 +158,13 @@ impl MovePicker {
                 list.swap(0, i);
                 self.scores[0] = TT_MOVE;
                 self.next = 1;
-                for i in 1..n {
-                    self.scores[i] = score(board, list[i], &self.ctx, history);
+                for (s, &mv) in self.scores[1..n].iter_mut().zip(&list[1..]) {
+                    *s = score(board, mv, &self.ctx, history);
                 }
                 return Some((self.tt_move, TT_MOVE));
             }
-            for i in 0..n {
-                self.scores[i] = score(board, list[i], &self.ctx, history);
+            for (s, &mv) in self.scores[..n].iter_mut().zip(list.iter()) {
+                *s = score(board, mv, &self.ctx, history);
             }
         }
         if self.next >= n {
