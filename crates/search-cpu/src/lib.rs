@@ -40,6 +40,8 @@ pub struct CpuSearch {
     threads: Vec<ThreadData>,
     multipv: usize,
     move_overhead: Duration,
+    /// Said at the next search: the table could not have the size asked for.
+    hash_note: Option<String>,
 }
 
 impl Default for CpuSearch {
@@ -56,6 +58,7 @@ impl CpuSearch {
             threads: Vec::new(),
             multipv: 1,
             move_overhead: Duration::from_millis(30),
+            hash_note: None,
         };
         s.set_threads(threads);
         s
@@ -77,7 +80,13 @@ impl SearchBackend for CpuSearch {
     }
 
     fn set_hash_mb(&mut self, mb: usize) {
-        self.tt = TranspositionTable::new(mb.clamp(1, MAX_HASH_MB));
+        let wanted = mb.clamp(1, MAX_HASH_MB);
+        // Free the old table first, so that its memory can serve the new one.
+        self.tt = TranspositionTable::new(1);
+        let (tt, got) = TranspositionTable::with_fallback(wanted);
+        self.tt = tt;
+        self.hash_note = (got < wanted)
+            .then(|| format!("Hash: {wanted} MB could not be allocated; using {got} MB"));
     }
 
     fn set_threads(&mut self, threads: usize) {
@@ -115,6 +124,9 @@ impl SearchBackend for CpuSearch {
                 depth: 0,
                 nodes: 0,
             };
+        }
+        if let Some(note) = self.hash_note.take() {
+            sink.report(kogge_search::Report::Message(note));
         }
         self.tt.new_search();
         let shared = Shared {

@@ -152,3 +152,25 @@ fn stop_returns_a_legal_move_at_once() {
     );
     assert!(Board::startpos().is_legal(r.best.unwrap()));
 }
+
+#[test]
+fn an_impossible_hash_size_falls_back_instead_of_aborting() {
+    let mut s = CpuSearch::new(1, 1);
+    s.set_hash_mb(MAX_HASH_MB);
+    let messages = Mutex::new(Vec::new());
+    let sink = |r: Report| {
+        if let Report::Message(m) = r {
+            messages.lock().unwrap().push(m)
+        }
+    };
+    let pos = GamePosition::new(Board::startpos());
+    let r = s.search(&pos, &Limits::depth(3), &SearchControl::new(), &sink);
+    assert!(r.best.is_some());
+    let messages = messages.into_inner().unwrap();
+    assert!(
+        messages
+            .iter()
+            .any(|m| m.contains("could not be allocated")),
+        "{messages:?}"
+    );
+}

@@ -8,6 +8,9 @@
 
 use kogge_chess::Move;
 use kogge_search::{MATE, MAX_PLY, Value};
+use std::alloc::Layout;
+use std::ops::{Deref, DerefMut};
+use std::ptr::NonNull;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// What a bound says of the stored value.
@@ -99,27 +102,113 @@ pub fn value_from_tt(v: Value, ply: usize) -> Value {
     }
 }
 
+/// The table's memory: `count` clusters on 64-byte boundaries, allocated zeroed (an empty
+/// cluster is all zero bits).
+///
+/// Not a `Vec<Cluster>`: the global allocator zeroes over-aligned blocks by writing them, which
+/// for a table of gigabytes means seconds of work and every page resident before the search
+/// starts. A block of alignment 16 comes from `calloc`, which takes fresh zero pages from the
+/// operating system as the search first touches them; the clusters start at the first 64-byte
+/// boundary inside it.
+struct ClusterBuffer {
+    base: NonNull<u8>,
+    layout: Layout,
+    clusters: NonNull<Cluster>,
+    count: usize,
+}
+
+// SAFETY: the buffer owns its memory exclusively, and clusters are atomics, safe to share.
+unsafe impl Send for ClusterBuffer {}
+// SAFETY: as above; all access through `&Cluster` is atomic.
+unsafe impl Sync for ClusterBuffer {}
+
+impl ClusterBuffer {
+    /// `count` empty clusters, or `None` if the memory cannot be had.
+    fn zeroed(count: usize) -> Option<ClusterBuffer> {
+        let bytes = count
+            .checked_mul(size_of::<Cluster>())?
+            .checked_add(align_of::<Cluster>())?;
+        let layout = Layout::from_size_align(bytes, 16).ok()?;
+        // SAFETY: the layout has a non-zero size.
+        let base = NonNull::new(unsafe { std::alloc::alloc_zeroed(layout) })?;
+        let offset = base.as_ptr().align_offset(align_of::<Cluster>());
+        // SAFETY: `offset` < 64 and the block has 64 spare bytes, so the clusters stay inside
+        // it; the pointer is 64-byte aligned and non-null.
+        let clusters = unsafe { NonNull::new_unchecked(base.as_ptr().add(offset) as *mut Cluster) };
+        Some(ClusterBuffer {
+            base,
+            layout,
+            clusters,
+            count,
+        })
+    }
+}
+
+impl Deref for ClusterBuffer {
+    type Target = [Cluster];
+    fn deref(&self) -> &[Cluster] {
+        // SAFETY: `count` aligned clusters lie inside the block, all-zero bits are a valid
+        // cluster, and the block lives as long as `self`.
+        unsafe { std::slice::from_raw_parts(self.clusters.as_ptr(), self.count) }
+    }
+}
+
+impl DerefMut for ClusterBuffer {
+    fn deref_mut(&mut self) -> &mut [Cluster] {
+        // SAFETY: as in `deref`, and `&mut self` makes the access exclusive.
+        unsafe { std::slice::from_raw_parts_mut(self.clusters.as_ptr(), self.count) }
+    }
+}
+
+impl Drop for ClusterBuffer {
+    fn drop(&mut self) {
+        // SAFETY: allocated in `zeroed` with this layout.
+        unsafe { std::alloc::dealloc(self.base.as_ptr(), self.layout) }
+    }
+}
+
 pub struct TranspositionTable {
-    clusters: Vec<Cluster>,
+    clusters: ClusterBuffer,
     generation: u8,
 }
 
 impl TranspositionTable {
     /// A table of about `mb` mebibytes (at least one cluster).
     pub fn new(mb: usize) -> TranspositionTable {
-        let count = (mb.saturating_mul(1 << 20) / std::mem::size_of::<Cluster>()).max(1);
-        let mut clusters = Vec::new();
-        clusters.resize_with(count, Cluster::default);
-        TranspositionTable {
-            clusters,
-            generation: 0,
+        Self::with_fallback(mb).0
+    }
+
+    /// A table of `mb` MiB if the memory can be had, else of the largest power-of-two
+    /// fraction of it that can (a GUI asking for more than the machine has must not crash the
+    /// engine). Returns the table and its size in MiB.
+    pub fn with_fallback(mb: usize) -> (TranspositionTable, usize) {
+        let mut mb = mb.max(1);
+        loop {
+            let count = (mb.saturating_mul(1 << 20) / size_of::<Cluster>()).max(1);
+            if let Some(clusters) = ClusterBuffer::zeroed(count) {
+                let table = TranspositionTable {
+                    clusters,
+                    generation: 0,
+                };
+                return (table, mb);
+            }
+            if mb == 1 {
+                // Not even 1 MiB: the process is out of memory anyway.
+                std::alloc::handle_alloc_error(Layout::new::<Cluster>());
+            }
+            mb /= 2;
         }
     }
 
-    /// Empties the table.
+    /// Empties the table: a fresh zeroed block if one can be had (free until touched), else
+    /// by writing every cluster.
     pub fn clear(&mut self) {
-        for c in &mut self.clusters {
-            *c = Cluster::default();
+        match ClusterBuffer::zeroed(self.clusters.len()) {
+            Some(fresh) => self.clusters = fresh,
+            None => self
+                .clusters
+                .iter_mut()
+                .for_each(|c| *c = Cluster::default()),
         }
         self.generation = 0;
     }
