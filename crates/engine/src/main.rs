@@ -1,12 +1,31 @@
-//! `kogge`, the engine's command line. Today it has one subcommand, `perft`; UCI, `bench` and
-//! the GPU search come later.
+//! `kogge`, the engine's command line. With no subcommand it is a chess engine for a GUI: it
+//! reads commands on stdin and answers on stdout, in UCI or xboard (CECP v2) as the first
+//! command says (`uci`, or `xboard` / `protover`; anything else is taken as UCI); `kogge uci`
+//! and `kogge xboard` choose the protocol outright. The subcommands are tools: `perft`,
+//! `bench`, `analyze`, `epd`, `devices`.
 //!
-//! Exit status: 0 success, 1 a check failed (`perft --epd` found a wrong count), 2 bad input
-//! (arguments, FEN, file). Errors are one line on stderr; stdout carries only results.
+//! Exit status: 0 success, 1 a check failed (`perft --epd` found a wrong count, `epd` passed
+//! fewer than `--min-pass`), 2 bad input (arguments, FEN, file). Errors are one line on stderr;
+//! stdout carries only results.
 
+mod analyze_cmd;
+mod bench;
 mod devices_cmd;
+mod diagram;
+mod epd_cmd;
+mod game;
+mod output;
 mod perft_backend;
 mod perft_cmd;
+mod protocol;
+mod san_line;
+mod search_setup;
+mod session;
+mod uci;
+mod uci_go;
+mod uci_options;
+mod xboard;
+mod xboard_clock;
 
 use clap::error::ErrorKind;
 use clap::{Args, Parser, Subcommand};
@@ -21,12 +40,19 @@ use std::process::ExitCode;
     about = "Kogge: a chess engine whose search is meant to run on the GPU"
 )]
 struct Cli {
+    /// None: the engine itself, speaking UCI or xboard on stdin and stdout.
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
 }
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// Run the engine with the UCI protocol, whatever the first command is.
+    Uci,
+
+    /// Run the engine with the xboard protocol (CECP version 2), whatever the first command is.
+    Xboard,
+
     /// Count the leaf nodes of the legal move tree: the move generator's correctness and speed
     /// test.
     ///
@@ -37,6 +63,24 @@ enum Command {
     /// List the compute devices (CUDA, OpenCL), the one the engine would use, and why a backend
     /// has none.
     Devices(devices_cmd::DevicesArgs),
+
+    /// Search a fixed list of positions to a fixed depth on one thread and print the node
+    /// count (the build's signature) and speed.
+    ///
+    /// Examples: `kogge bench`, `kogge bench 8`.
+    Bench(bench::BenchArgs),
+
+    /// Search one position on the CPU and show each iteration: score, nodes, speed and the
+    /// principal variation in SAN.
+    ///
+    /// Examples: `kogge analyze`, `kogge analyze --fen "<FEN>" --movetime 10000 --multipv 3`.
+    Analyze(analyze_cmd::AnalyzeArgs),
+
+    /// Strength test: search every position of an EPD file and check the move against its
+    /// `bm` / `am`.
+    ///
+    /// Examples: `kogge epd wac.epd`, `kogge epd wac.epd --movetime 200 --min-pass 250`.
+    Epd(epd_cmd::EpdArgs),
 }
 
 #[derive(Args, Debug)]
@@ -118,8 +162,16 @@ fn main() -> ExitCode {
         Err(e) => return usage_error(e),
     };
     let result = match &cli.command {
-        Command::Perft(args) => perft_cmd::run(args),
-        Command::Devices(args) => devices_cmd::run(args),
+        None => protocol::run(protocol::Protocol::Auto).map(|()| ExitCode::SUCCESS),
+        Some(Command::Uci) => protocol::run(protocol::Protocol::Uci).map(|()| ExitCode::SUCCESS),
+        Some(Command::Xboard) => {
+            protocol::run(protocol::Protocol::Xboard).map(|()| ExitCode::SUCCESS)
+        }
+        Some(Command::Perft(args)) => perft_cmd::run(args),
+        Some(Command::Devices(args)) => devices_cmd::run(args),
+        Some(Command::Bench(args)) => bench::run(args),
+        Some(Command::Analyze(args)) => analyze_cmd::run(args),
+        Some(Command::Epd(args)) => epd_cmd::run(args),
     };
     match result {
         Ok(code) => code,

@@ -401,7 +401,7 @@ fn check_position(
 
 /// A progress bar on stderr, only when stderr is a terminal: redirected runs and CI logs get
 /// nothing but results.
-fn progress_bar(len: u64) -> Option<ProgressBar> {
+pub(crate) fn progress_bar(len: u64) -> Option<ProgressBar> {
     if !io::stderr().is_terminal() {
         return None;
     }

@@ -1,0 +1,183 @@
+//! `kogge analyze`: searches one position on the CPU and shows the search as it deepens, for
+//! people rather than GUIs: a diagram, then one line per completed iteration with the score in
+//! pawns and the principal variation in SAN, then the best move and the expected reply.
+
+use crate::diagram::diagram;
+use crate::san_line::{numbered_san, san_and_uci};
+use crate::search_setup::{self, parse_hash_mb, parse_movetime, parse_search_depth};
+use anyhow::{Context, Result};
+use clap::Args;
+use kogge_chess::Board;
+use kogge_search::{Bound, DisplayValue, GamePosition, Info, Report, SearchBackend, SearchControl};
+use std::io::{self, Write};
+use std::process::ExitCode;
+use std::time::Duration;
+
+/// Thinking time when neither `--movetime` nor `--depth` is given: long enough for a useful
+/// depth, short enough not to feel stuck.
+const DEFAULT_MOVETIME_MS: u64 = 3000;
+
+#[derive(Args, Debug)]
+pub struct AnalyzeArgs {
+    /// The position, as FEN. Default: the start position.
+    #[arg(long)]
+    pub fen: Option<String>,
+
+    /// Think this many milliseconds [default: 3000, or no time limit when --depth is given].
+    #[arg(long, value_name = "MS", value_parser = parse_movetime)]
+    pub movetime: Option<u64>,
+
+    /// Stop after this many plies of iterative deepening (with --movetime too: whichever comes
+    /// first).
+    #[arg(long, value_name = "D", value_parser = parse_search_depth)]
+    pub depth: Option<u32>,
+
+    /// Search threads.
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = search_setup::parse_search_threads)]
+    pub threads: usize,
+
+    /// Transposition table size in MiB.
+    #[arg(long, value_name = "MB", default_value_t = 64, value_parser = parse_hash_mb)]
+    pub hash: usize,
+
+    /// Show this many best lines instead of one.
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub multipv: u32,
+}
+
+pub fn run(args: &AnalyzeArgs) -> Result<ExitCode> {
+    let board = match &args.fen {
+        Some(fen) => Board::from_fen(fen).with_context(|| format!("invalid FEN '{fen}'"))?,
+        None => Board::startpos(),
+    };
+    let mut out = io::stdout().lock();
+    write!(out, "{}", diagram(&board))?;
+    writeln!(out)?;
+    writeln!(out, "FEN: {}", board.to_fen())?;
+    writeln!(out)?;
+
+    if board.legal_moves().is_empty() {
+        let why = if board.in_check() {
+            "checkmate"
+        } else {
+            "stalemate"
+        };
+        writeln!(out, "No legal move: {why}.")?;
+        return Ok(ExitCode::SUCCESS);
+    }
+
+    let multipv = args.multipv as usize;
+    let limits = search_setup::limits(args.movetime, args.depth, DEFAULT_MOVETIME_MS);
+    let mut search = search_setup::cpu_search(args.hash, args.threads, multipv);
+    let control = SearchControl::new();
+    writeln!(out, "{}", header(multipv > 1))?;
+    out.flush()?;
+    // The search reports from its own thread while this one waits in `search`; the lock is
+    // released so that the sink can take it.
+    drop(out);
+
+    let sink = move |report: Report| {
+        // Aspiration failures (bounds) would show a score that is about to change; people want
+        // the settled line of each iteration.
+        if let Report::Pv(info) = report
+            && info.bound == Bound::Exact
+        {
+            let line = iteration_line(&board, &info, multipv > 1);
+            // A reader that went away is noticed when the final lines are written.
+            let mut out = io::stdout().lock();
+            let _ = writeln!(out, "{line}");
+            let _ = out.flush();
+        }
+    };
+    let result = search.search(&GamePosition::new(board), &limits, &control, &sink);
+
+    let mut out = io::stdout().lock();
+    writeln!(out)?;
+    match result.best {
+        Some(best) => {
+            writeln!(out, "Best move: {}", san_and_uci(&board, best))?;
+            let mut after = board;
+            after.play(best);
+            match result.ponder.filter(|&m| after.is_legal(m)) {
+                Some(ponder) => writeln!(out, "Ponder:    {}", san_and_uci(&after, ponder))?,
+                None => writeln!(out, "Ponder:    (none)")?,
+            }
+        }
+        // Only a position without legal moves has no best move, and that was handled above.
+        None => writeln!(out, "Best move: (none)")?,
+    }
+    out.flush()?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The column titles over the iteration lines.
+fn header(multipv: bool) -> String {
+    let line = if multipv { "line " } else { "" };
+    format!(
+        "{line}{:>7}  {:>7}  {:>11}  {:>7}  {:>8}  pv",
+        "depth", "score", "nodes", "nps", "time"
+    )
+}
+
+/// One iteration: `  12/19    +0.31      1234567    1.52M     0.81s  1. e4 e5 2. Nf3`.
+fn iteration_line(board: &Board, info: &Info, multipv: bool) -> String {
+    let line = if multipv {
+        format!("{:>4} ", info.multipv)
+    } else {
+        String::new()
+    };
+    format!(
+        "{line}{:>7}  {:>7}  {:>11}  {:>7}  {:>8}  {}",
+        format!("{}/{}", info.depth, info.seldepth),
+        DisplayValue::from_value(info.value).human(),
+        info.nodes,
+        short_count(info.nps()),
+        seconds(info.time),
+        numbered_san(board, &info.pv)
+    )
+}
+
+/// A rate for a narrow column: `950`, `12.3k`, `1.52M`.
+fn short_count(n: u64) -> String {
+    match n {
+        0..1_000 => n.to_string(),
+        1_000..1_000_000 => format!("{:.1}k", n as f64 / 1e3),
+        _ => format!("{:.2}M", n as f64 / 1e6),
+    }
+}
+
+fn seconds(time: Duration) -> String {
+    format!("{:.2}s", time.as_secs_f64())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn short_counts() {
+        assert_eq!(short_count(950), "950");
+        assert_eq!(short_count(12_345), "12.3k");
+        assert_eq!(short_count(1_520_000), "1.52M");
+    }
+
+    #[test]
+    fn an_iteration_line() {
+        let board = Board::startpos();
+        let pv = vec![board.parse_uci("e2e4").expect("a legal move")];
+        let info = Info {
+            depth: 12,
+            seldepth: 19,
+            multipv: 1,
+            value: 31,
+            bound: Bound::Exact,
+            nodes: 1_234_567,
+            time: Duration::from_millis(810),
+            hashfull: 0,
+            pv,
+        };
+        let line = iteration_line(&board, &info, false);
+        assert!(line.starts_with("  12/19    +0.31      1234567"), "{line}");
+        assert!(line.ends_with("0.81s  1. e4"), "{line}");
+    }
+}

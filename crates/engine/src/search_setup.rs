@@ -1,0 +1,99 @@
+//! What `kogge analyze` and `kogge epd` share: parsing the search options given on the command
+//! line and turning them into a CPU search and its [`Limits`].
+
+use kogge_search::{Limits, MAX_PLY, SearchBackend};
+use kogge_search_cpu::{CpuSearch, MAX_HASH_MB, MAX_THREADS};
+use std::time::Duration;
+
+/// The deepest search accepted: what the search itself allows.
+pub const MAX_SEARCH_DEPTH: u32 = MAX_PLY as u32 - 4;
+
+/// The longest `--movetime` accepted, in milliseconds: a day. Anything longer is a typo.
+const MAX_MOVETIME_MS: u64 = 24 * 60 * 60 * 1000;
+
+pub fn parse_search_depth(text: &str) -> Result<u32, String> {
+    match text.parse::<u32>() {
+        Ok(d) if (1..=MAX_SEARCH_DEPTH).contains(&d) => Ok(d),
+        _ => Err(format!("expected a depth from 1 to {MAX_SEARCH_DEPTH}")),
+    }
+}
+
+pub fn parse_movetime(text: &str) -> Result<u64, String> {
+    match text.parse::<u64>() {
+        Ok(ms) if (1..=MAX_MOVETIME_MS).contains(&ms) => Ok(ms),
+        _ => Err(format!(
+            "expected a time in milliseconds from 1 to {MAX_MOVETIME_MS}"
+        )),
+    }
+}
+
+pub fn parse_hash_mb(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(mb) if (1..=MAX_HASH_MB).contains(&mb) => Ok(mb),
+        _ => Err(format!(
+            "expected a table size in MiB from 1 to {MAX_HASH_MB}"
+        )),
+    }
+}
+
+pub fn parse_search_threads(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(n) if (1..=MAX_THREADS).contains(&n) => Ok(n),
+        _ => Err(format!(
+            "expected a number of threads from 1 to {MAX_THREADS}"
+        )),
+    }
+}
+
+/// The limits of one search: the depth and the time given, both if both are (whichever comes
+/// first ends it), and `default_ms` of thinking when neither is.
+pub fn limits(movetime_ms: Option<u64>, depth: Option<u32>, default_ms: u64) -> Limits {
+    let movetime = match (movetime_ms, depth) {
+        (Some(ms), _) => Some(ms),
+        (None, Some(_)) => None,
+        (None, None) => Some(default_ms),
+    };
+    Limits {
+        depth,
+        movetime: movetime.map(Duration::from_millis),
+        ..Limits::default()
+    }
+}
+
+/// A CPU search with this table, these threads and this many principal variations.
+pub fn cpu_search(hash_mb: usize, threads: usize, multipv: usize) -> CpuSearch {
+    let mut search = CpuSearch::new(hash_mb, threads);
+    search.set_multipv(multipv);
+    // A command-line search has no clock and no GUI in between: all of `--movetime` is for
+    // thinking.
+    search.set_move_overhead(Duration::ZERO);
+    search
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn limits_default_to_the_time_unless_a_depth_is_given() {
+        let l = limits(None, None, 3000);
+        assert_eq!((l.depth, l.movetime), (None, Some(Duration::from_secs(3))));
+        let l = limits(None, Some(9), 3000);
+        assert_eq!((l.depth, l.movetime), (Some(9), None));
+        let l = limits(Some(500), Some(9), 3000);
+        assert_eq!(
+            (l.depth, l.movetime),
+            (Some(9), Some(Duration::from_millis(500)))
+        );
+    }
+
+    #[test]
+    fn parsers_refuse_nonsense() {
+        assert!(parse_search_depth("0").is_err());
+        assert!(parse_search_depth("12").is_ok());
+        assert!(parse_movetime("0").is_err());
+        assert!(parse_movetime("abc").is_err());
+        assert!(parse_hash_mb("0").is_err());
+        assert!(parse_search_threads("0").is_err());
+    }
+}

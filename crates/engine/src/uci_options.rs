@@ -1,0 +1,219 @@
+//! The UCI options: the table the `uci` command lists, and `setoption` checked against it.
+//! Names are matched without regard to case, as the UCI specification asks; values are checked
+//! against the option's type and range before anything changes.
+
+use anyhow::{Result, bail};
+use kogge_search_cpu::{MAX_HASH_MB, MAX_THREADS};
+use std::time::Duration;
+
+/// The most principal variations `MultiPV` accepts.
+pub const MAX_MULTIPV: i64 = 256;
+/// The largest `Move Overhead`, in milliseconds: five seconds covers any network.
+pub const MAX_MOVE_OVERHEAD_MS: i64 = 5000;
+pub const DEFAULT_HASH_MB: i64 = 16;
+pub const DEFAULT_MOVE_OVERHEAD_MS: i64 = 30;
+
+/// An option's type, default and range, as `uci` announces them.
+#[derive(Clone, Copy, Debug)]
+enum Kind {
+    Spin { default: i64, min: i64, max: i64 },
+    Check { default: bool },
+    Button,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Spec {
+    name: &'static str,
+    kind: Kind,
+}
+
+const OPTIONS: &[Spec] = &[
+    Spec {
+        name: "Hash",
+        kind: Kind::Spin {
+            default: DEFAULT_HASH_MB,
+            min: 1,
+            max: MAX_HASH_MB as i64,
+        },
+    },
+    Spec {
+        name: "Threads",
+        kind: Kind::Spin {
+            default: 1,
+            min: 1,
+            max: MAX_THREADS as i64,
+        },
+    },
+    Spec {
+        name: "MultiPV",
+        kind: Kind::Spin {
+            default: 1,
+            min: 1,
+            max: MAX_MULTIPV,
+        },
+    },
+    Spec {
+        name: "Ponder",
+        kind: Kind::Check { default: false },
+    },
+    Spec {
+        name: "Move Overhead",
+        kind: Kind::Spin {
+            default: DEFAULT_MOVE_OVERHEAD_MS,
+            min: 0,
+            max: MAX_MOVE_OVERHEAD_MS,
+        },
+    },
+    Spec {
+        name: "Clear Hash",
+        kind: Kind::Button,
+    },
+    Spec {
+        name: "UCI_Chess960",
+        kind: Kind::Check { default: false },
+    },
+];
+
+/// A checked `setoption`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Change {
+    HashMb(usize),
+    Threads(usize),
+    MultiPv(usize),
+    Ponder(bool),
+    MoveOverhead(Duration),
+    ClearHash,
+    Chess960(bool),
+}
+
+/// The `option name … type …` lines of the `uci` answer.
+pub fn option_lines() -> Vec<String> {
+    OPTIONS
+        .iter()
+        .map(|spec| match spec.kind {
+            Kind::Spin { default, min, max } => format!(
+                "option name {} type spin default {default} min {min} max {max}",
+                spec.name
+            ),
+            Kind::Check { default } => {
+                format!("option name {} type check default {default}", spec.name)
+            }
+            Kind::Button => format!("option name {} type button", spec.name),
+        })
+        .collect()
+}
+
+/// Parses the words after `setoption`: `name <name words> [value <value words>]`.
+pub fn parse_setoption(args: &str) -> Result<Change> {
+    let words: Vec<&str> = args.split_whitespace().collect();
+    if words.first().map(|w| w.to_ascii_lowercase()) != Some("name".to_string()) {
+        bail!("expected 'setoption name <option> [value <value>]'");
+    }
+    let value_at = words.iter().position(|w| w.eq_ignore_ascii_case("value"));
+    let name = words[1..value_at.unwrap_or(words.len())].join(" ");
+    let value = value_at.map(|i| words[i + 1..].join(" "));
+    if name.is_empty() {
+        bail!("setoption without an option name");
+    }
+    let Some(spec) = OPTIONS.iter().find(|s| s.name.eq_ignore_ascii_case(&name)) else {
+        bail!("no such option: '{name}'");
+    };
+    let value = value.as_deref().map(str::trim).filter(|v| !v.is_empty());
+    match spec.kind {
+        Kind::Spin { min, max, .. } => {
+            let Some(text) = value else {
+                bail!("option '{}' needs a value from {min} to {max}", spec.name);
+            };
+            let n: i64 = match text.parse() {
+                Ok(n) if (min..=max).contains(&n) => n,
+                _ => bail!(
+                    "option '{}': '{text}' is not a whole number from {min} to {max}",
+                    spec.name
+                ),
+            };
+            // The range check above makes these conversions exact.
+            Ok(match spec.name {
+                "Hash" => Change::HashMb(n as usize),
+                "Threads" => Change::Threads(n as usize),
+                "MultiPV" => Change::MultiPv(n as usize),
+                _ => Change::MoveOverhead(Duration::from_millis(n as u64)),
+            })
+        }
+        Kind::Check { .. } => {
+            let on = match value.map(str::to_ascii_lowercase).as_deref() {
+                Some("true") => true,
+                Some("false") => false,
+                _ => bail!("option '{}' takes the value true or false", spec.name),
+            };
+            Ok(match spec.name {
+                "Ponder" => Change::Ponder(on),
+                _ => Change::Chess960(on),
+            })
+        }
+        Kind::Button => Ok(Change::ClearHash),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_option_is_listed_with_its_range() {
+        let lines = option_lines();
+        assert_eq!(lines.len(), OPTIONS.len());
+        assert!(lines.contains(&format!(
+            "option name Hash type spin default 16 min 1 max {MAX_HASH_MB}"
+        )));
+        assert!(lines.contains(&"option name Clear Hash type button".to_string()));
+        assert!(lines.contains(&"option name UCI_Chess960 type check default false".to_string()));
+        const { assert!(MAX_THREADS >= 256) };
+    }
+
+    #[test]
+    fn names_ignore_case_and_values_are_checked() {
+        assert_eq!(
+            parse_setoption("name hash value 64").ok(),
+            Some(Change::HashMb(64))
+        );
+        assert_eq!(
+            parse_setoption("name Move Overhead value 100").ok(),
+            Some(Change::MoveOverhead(Duration::from_millis(100)))
+        );
+        assert_eq!(
+            parse_setoption("name MOVE overhead value 0").ok(),
+            Some(Change::MoveOverhead(Duration::ZERO))
+        );
+        assert_eq!(
+            parse_setoption("name uci_chess960 value TRUE").ok(),
+            Some(Change::Chess960(true))
+        );
+        assert_eq!(
+            parse_setoption("name Clear Hash").ok(),
+            Some(Change::ClearHash)
+        );
+        assert_eq!(
+            parse_setoption("name MultiPV value 3").ok(),
+            Some(Change::MultiPv(3))
+        );
+    }
+
+    #[test]
+    fn bad_names_and_values_are_errors() {
+        for bad in [
+            "",
+            "Hash value 3",
+            "name",
+            "name Hsh value 3",
+            "name Hash",
+            "name Hash value 0",
+            "name Hash value lots",
+            "name Threads value -1",
+            "name MultiPV value 257",
+            "name Ponder value yes",
+            "name Move Overhead value 5001",
+        ] {
+            assert!(parse_setoption(bad).is_err(), "{bad:?} was accepted");
+        }
+    }
+}

@@ -1,0 +1,359 @@
+//! The UCI front end end to end: `kogge` run as a GUI runs it, commands on stdin, answers read
+//! from stdout with timeouts.
+
+mod pipe;
+
+use kogge_chess::Board;
+use pipe::Engine;
+use std::time::{Duration, Instant};
+
+/// A fresh engine past the handshake.
+fn ready() -> Engine {
+    let mut e = Engine::start(&[]);
+    e.send("uci");
+    e.expect_line("uciok");
+    e.send("isready");
+    e.expect_line("readyok");
+    e
+}
+
+/// The move of a `bestmove` line (the last line of `lines`), checked legal in `board`.
+fn legal_bestmove(lines: &[String], board: &Board) -> String {
+    let last = lines.last().expect("a bestmove line");
+    let mv = last
+        .strip_prefix("bestmove ")
+        .and_then(|rest| rest.split_whitespace().next())
+        .unwrap_or_else(|| panic!("not a bestmove line: {last}"));
+    assert!(
+        board.parse_uci(mv).is_ok(),
+        "bestmove {mv} is not legal in {}",
+        board.to_fen()
+    );
+    mv.to_string()
+}
+
+fn after(moves: &[&str]) -> Board {
+    let mut board = Board::startpos();
+    for text in moves {
+        let mv = board.parse_uci(text).expect("a legal move");
+        board.play(mv);
+    }
+    board
+}
+
+/// The move of the `bestmove` line that ends `lines`, without the ponder move.
+fn best(lines: &[String]) -> &str {
+    lines
+        .last()
+        .and_then(|l| field(l, "bestmove"))
+        .unwrap_or_else(|| panic!("no bestmove line: {lines:?}"))
+}
+
+/// The value of `key` in an `info` line.
+fn field<'a>(line: &'a str, key: &str) -> Option<&'a str> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let i = words.iter().position(|w| *w == key)?;
+    words.get(i + 1).copied()
+}
+
+#[test]
+fn handshake_lists_the_options() {
+    let mut e = Engine::start(&[]);
+    e.send("uci");
+    let lines = e.expect_line("uciok");
+    assert!(lines[0].starts_with("id name Kogge "), "{lines:?}");
+    assert!(lines.contains(&"id author The Kogge developers".to_string()));
+    let option = |name: &str| {
+        lines
+            .iter()
+            .find(|l| l.starts_with(&format!("option name {name} type ")))
+            .unwrap_or_else(|| panic!("no option {name}: {lines:?}"))
+            .clone()
+    };
+    assert!(option("Hash").contains("type spin default 16 min 1 max"));
+    let threads_max: usize = field(&option("Threads"), "max")
+        .and_then(|m| m.parse().ok())
+        .expect("a max");
+    assert!(threads_max >= 256);
+    assert!(option("MultiPV").ends_with("min 1 max 256"));
+    assert_eq!(
+        option("Ponder"),
+        "option name Ponder type check default false"
+    );
+    assert_eq!(
+        option("Move Overhead"),
+        "option name Move Overhead type spin default 30 min 0 max 5000"
+    );
+    assert_eq!(option("Clear Hash"), "option name Clear Hash type button");
+    assert_eq!(
+        option("UCI_Chess960"),
+        "option name UCI_Chess960 type check default false"
+    );
+    e.send("isready");
+    e.expect_line("readyok");
+    e.send("quit");
+    assert!(e.wait_exit(Duration::from_secs(5)).success());
+}
+
+#[test]
+fn isready_during_a_search_and_stop() {
+    let mut e = ready();
+    e.send("position startpos");
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(200));
+    let asked = Instant::now();
+    e.send("isready");
+    let lines = e.read_until("readyok", Duration::from_secs(1), |l| l == "readyok");
+    assert!(asked.elapsed() < Duration::from_secs(1));
+    assert!(
+        !lines.iter().any(|l| l.starts_with("bestmove")),
+        "an infinite search answered before stop: {lines:?}"
+    );
+    e.send("stop");
+    let lines = e.read_until("bestmove after stop", Duration::from_secs(2), |l| {
+        l.starts_with("bestmove")
+    });
+    legal_bestmove(&lines, &Board::startpos());
+}
+
+#[test]
+fn depth_5_reports_every_iteration() {
+    let mut e = ready();
+    e.send("position startpos moves e2e4 e7e5");
+    e.send("go depth 5");
+    let lines = e.expect_prefix("bestmove");
+    legal_bestmove(&lines, &after(&["e2e4", "e7e5"]));
+    let infos: Vec<&String> = lines.iter().filter(|l| l.contains(" pv ")).collect();
+    let depths: Vec<u32> = infos
+        .iter()
+        .filter_map(|l| field(l, "depth")?.parse().ok())
+        .collect();
+    assert_eq!(depths.last(), Some(&5), "{lines:?}");
+    for d in 1..=5 {
+        assert!(depths.contains(&d), "depth {d} missing: {lines:?}");
+    }
+    for line in infos {
+        assert!(line.starts_with("info depth "), "{line}");
+        for key in ["seldepth", "score", "nodes", "nps", "time", "pv"] {
+            assert!(field(line, key).is_some(), "no {key} in {line}");
+        }
+        assert!(
+            matches!(field(line, "score"), Some("cp" | "mate")),
+            "{line}"
+        );
+        // The PV is legal from the searched position.
+        let mut board = after(&["e2e4", "e7e5"]);
+        let pv = line.split(" pv ").nth(1).expect("a pv");
+        for text in pv.split_whitespace() {
+            let mv = board
+                .parse_uci(text)
+                .unwrap_or_else(|err| panic!("{line}: {err}"));
+            board.play(mv);
+        }
+    }
+}
+
+#[test]
+fn a_clock_of_one_second_is_respected() {
+    let mut e = ready();
+    e.send("position startpos moves d2d4");
+    let sent = Instant::now();
+    e.send("go wtime 1000 btime 1000 winc 10 binc 10");
+    let lines = e.read_until("bestmove within the clock", Duration::from_secs(1), |l| {
+        l.starts_with("bestmove")
+    });
+    assert!(sent.elapsed() < Duration::from_secs(1));
+    legal_bestmove(&lines, &after(&["d2d4"]));
+}
+
+#[test]
+fn mate_in_two_is_found() {
+    let mut e = ready();
+    // 1. Kf7 Kh7 2. Rh1# (or 1. Kg6 Kg8 2. Ra8#).
+    let fen = "7k/8/5K2/8/8/8/8/R7 w - - 0 1";
+    e.send(&format!("position fen {fen}"));
+    e.send("go mate 2");
+    let lines = e.expect_prefix("bestmove");
+    legal_bestmove(&lines, &Board::from_fen(fen).expect("a FEN"));
+    let last_info = lines
+        .iter()
+        .rev()
+        .find(|l| l.contains(" pv "))
+        .expect("an info line");
+    assert!(last_info.contains("score mate 2 "), "{lines:?}");
+}
+
+#[test]
+fn bad_input_is_reported_and_survived() {
+    let mut e = ready();
+    e.send("position startpos moves e2e4 e7e5");
+    e.send("position startpos moves e2e4 e2e4");
+    e.expect_prefix("info string ");
+    e.send("position fen not/a/fen w - - 0 1");
+    e.expect_prefix("info string ");
+    e.send("frobnicate");
+    let lines = e.expect_prefix("info string ");
+    assert!(lines.last().is_some_and(|l| l.contains("frobnicate")));
+    e.send("go depth x");
+    e.expect_prefix("info string ");
+    e.send("setoption name Hash value -5");
+    e.expect_prefix("info string ");
+    e.send("setoption name Nonsense value 1");
+    e.expect_prefix("info string ");
+    e.send("");
+    e.send("isready");
+    e.expect_line("readyok");
+    // The last good position is still there.
+    e.send("d");
+    e.expect_line("Fen: rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2");
+}
+
+#[test]
+fn options_change_the_search() {
+    let mut e = ready();
+    e.send("setoption name Hash value 32");
+    e.send("setoption name threads value 2");
+    e.send("setoption name MultiPV value 3");
+    e.send("setoption name Move Overhead value 10");
+    e.send("setoption name Clear Hash");
+    e.send("isready");
+    e.expect_line("readyok");
+    e.send("ucinewgame");
+    e.send("position startpos");
+    e.send("go depth 4");
+    let lines = e.expect_prefix("bestmove");
+    legal_bestmove(&lines, &Board::startpos());
+    assert!(
+        !lines.iter().any(|l| l.starts_with("info string")),
+        "{lines:?}"
+    );
+    for depth in 1..=4 {
+        let at_depth: Vec<&str> = lines
+            .iter()
+            .filter(|l| field(l, "depth") == Some(&depth.to_string()) && l.contains(" pv "))
+            .filter_map(|l| field(l, "multipv"))
+            .collect();
+        assert_eq!(at_depth, ["1", "2", "3"], "depth {depth}: {lines:?}");
+    }
+}
+
+#[test]
+fn perft_divide() {
+    let mut e = ready();
+    e.send("position startpos");
+    e.send("go perft 3");
+    let lines = e.expect_prefix("Nodes searched:");
+    assert_eq!(
+        lines.last().map(String::as_str),
+        Some("Nodes searched: 8902")
+    );
+    assert!(lines.contains(&"e2e4: 600".to_string()), "{lines:?}");
+    let divided = lines.iter().filter(|l| l.contains(": ")).count();
+    assert_eq!(divided, 21, "20 moves and the total: {lines:?}");
+}
+
+#[test]
+fn ponder_then_ponderhit() {
+    let mut e = ready();
+    e.send("setoption name Ponder value true");
+    e.send("position startpos moves e2e4");
+    e.send("go ponder wtime 400 btime 400");
+    // A ponder search waits for the GUI, whatever its clock says.
+    let early = e.lines_within(Duration::from_millis(700));
+    assert!(
+        !early.iter().any(|l| l.starts_with("bestmove")),
+        "answered while pondering: {early:?}"
+    );
+    let hit = Instant::now();
+    e.send("ponderhit");
+    let lines = e.read_until("bestmove after ponderhit", Duration::from_secs(2), |l| {
+        l.starts_with("bestmove")
+    });
+    assert!(hit.elapsed() < Duration::from_secs(2));
+    legal_bestmove(&lines, &after(&["e2e4"]));
+}
+
+#[test]
+fn d_and_eval() {
+    let mut e = ready();
+    e.send("position fen 4k3/8/8/8/8/8/4r3/4K3 w - - 0 1");
+    e.send("d");
+    let lines = e.expect_prefix("Checkers:");
+    assert!(lines.contains(&"Fen: 4k3/8/8/8/8/8/4r3/4K3 w - - 0 1".to_string()));
+    assert!(lines.iter().any(|l| l.starts_with("Key: ")));
+    assert_eq!(lines.last().map(String::as_str), Some("Checkers: e2"));
+    e.send("eval");
+    e.expect_prefix(" Final evaluation:");
+    // `flip`: colours swapped, board upside down.
+    e.send("flip");
+    e.send("d");
+    e.expect_line("Fen: 4k3/4R3/8/8/8/8/8/4K3 b - - 0 1");
+}
+
+#[test]
+fn chess960_castling_is_king_takes_rook() {
+    let mut e = ready();
+    e.send("position fen r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+    e.send("go depth 1 searchmoves e1h1");
+    let lines = e.expect_prefix("bestmove");
+    assert_eq!(best(&lines), "e1g1");
+    e.send("setoption name UCI_Chess960 value true");
+    e.send("go perft 1");
+    let lines = e.expect_prefix("Nodes searched:");
+    assert!(lines.contains(&"e1h1: 1".to_string()), "{lines:?}");
+    assert!(lines.contains(&"e1a1: 1".to_string()), "{lines:?}");
+    assert!(!lines.contains(&"e1g1: 1".to_string()), "{lines:?}");
+    e.send("go depth 1 searchmoves e1g1");
+    let lines = e.expect_prefix("bestmove");
+    assert_eq!(best(&lines), "e1h1");
+    // The GUI sends castling back in the same form.
+    e.send("position fen r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1 moves e1h1");
+    e.send("d");
+    e.expect_line("Fen: r3k2r/8/8/8/8/8/8/R4RK1 b kq - 1 1");
+}
+
+#[test]
+fn quit_during_a_search_exits_at_once() {
+    let mut e = ready();
+    e.send("position startpos");
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(200));
+    let asked = Instant::now();
+    e.send("quit");
+    let status = e.wait_exit(Duration::from_secs(3));
+    assert!(status.success());
+    assert!(asked.elapsed() < Duration::from_secs(3));
+}
+
+#[test]
+fn end_of_input_ends_the_search_with_a_move() {
+    let mut e = ready();
+    e.send("position startpos moves g1f3");
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(100));
+    e.close_input();
+    let lines = e.expect_prefix("bestmove");
+    legal_bestmove(&lines, &after(&["g1f3"]));
+    assert!(e.wait_exit(Duration::from_secs(3)).success());
+}
+
+#[test]
+fn no_legal_move_is_bestmove_0000() {
+    let mut e = ready();
+    e.send("position fen 7k/6Q1/6K1/8/8/8/8/8 b - - 0 1");
+    e.send("go depth 3");
+    e.expect_line("bestmove 0000");
+}
+
+#[test]
+fn forced_protocol_and_bench() {
+    // `kogge uci` needs no `uci` first.
+    let mut e = Engine::start(&["uci"]);
+    e.send("isready");
+    e.expect_line("readyok");
+    e.send("bench 2");
+    let lines = e.expect_prefix("Nodes searched");
+    assert!(lines.iter().any(|l| l.starts_with("====")), "{lines:?}");
+    e.send("isready");
+    e.expect_line("readyok");
+}

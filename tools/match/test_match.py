@@ -1,0 +1,294 @@
+"""Tests of the match harness: the statistics on known W/D/L, the game-ending rules, and whole
+matches against the fake engines of fake_engine.py (each misbehaviour must be reported, counted
+against the right engine and scored as its loss).
+
+Run from the repository root with either of
+    python3 -m unittest discover tools/match
+    python3 -m pytest tools/match
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+import re
+import shlex
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+from pathlib import Path
+
+import chess
+import chess.pgn
+
+import games
+import match
+from stats import Sprt, elo_estimate, format_elo
+
+HERE = Path(__file__).resolve().parent
+MATCH = HERE / "match.py"
+FAKE = HERE / "fake_engine.py"
+
+# Start positions for the end-to-end tests: the test's own, so that the games (between fake
+# engines whose moves depend only on the position) are the same on every run.
+OPENINGS = "\n".join(
+    [
+        chess.STARTING_FEN,
+        "r1bqkb1r/pp2pppp/2n2n2/2pp4/3P4/1P2PN2/P1P2PPP/RNBQKB1R w KQkq - 1 5",
+    ]
+)
+
+
+def fake(mode: str, *extra: str) -> str:
+    return shlex.join([sys.executable, str(FAKE), mode, *extra])
+
+
+class StatsTest(unittest.TestCase):
+    def test_elo_and_interval_on_a_known_result(self):
+        # 60/20/20: score 0.7, per-game variance 0.16, standard error 0.04.
+        estimate = elo_estimate(60, 20, 20)
+        self.assertAlmostEqual(estimate.score, 0.7)
+        self.assertAlmostEqual(estimate.elo, 147.1907, places=3)
+        self.assertAlmostEqual(estimate.elo_low, 86.2250, places=3)
+        self.assertAlmostEqual(estimate.elo_high, 218.2518, places=3)
+
+    def test_even_result_is_zero_elo_with_a_symmetric_interval(self):
+        estimate = elo_estimate(30, 40, 30)
+        self.assertEqual(estimate.elo, 0.0)
+        self.assertAlmostEqual(estimate.elo_low, -estimate.elo_high)
+        self.assertLess(estimate.elo_low, 0.0)
+        self.assertEqual(format_elo(estimate.elo), "+0.0")
+
+    def test_one_sided_and_empty_results(self):
+        self.assertEqual(elo_estimate(5, 0, 0).elo, math.inf)
+        self.assertEqual(elo_estimate(0, 0, 5).elo, -math.inf)
+        empty = elo_estimate(0, 0, 0)
+        self.assertEqual((empty.score, empty.elo_low, empty.elo_high), (0.5, -math.inf, math.inf))
+
+    def test_sprt_llr_on_known_results(self):
+        # References from maximising the log-likelihood directly over the one free parameter
+        # (the draw rate) for each hypothesis' expected score, with no zero counts.
+        self.assertAlmostEqual(Sprt(0, 10, 0.05, 0.05).llr(60, 20, 20), 1.389822, places=5)
+        self.assertAlmostEqual(Sprt(0, 10, 0.05, 0.05).llr(20, 60, 20), -0.103442, places=5)
+        self.assertAlmostEqual(Sprt(-5, 5, 0.05, 0.05).llr(30, 50, 20), 0.575532, places=5)
+        sprt = Sprt(0, 10, 0.05, 0.05)
+        self.assertAlmostEqual(sprt.upper_bound, math.log(19), places=9)
+        self.assertAlmostEqual(sprt.lower_bound, -math.log(19), places=9)
+        self.assertIsNone(sprt.decision(2.9))
+        self.assertEqual(sprt.decision(3.0), "H1")
+        self.assertEqual(sprt.decision(-3.0), "H0")
+
+    def test_sprt_on_one_sided_results(self):
+        # N straight wins are worth about N log(s1 / s0): one win decides nothing, 40 wins
+        # against a 100 Elo hypothesis (s1 = 0.640) do.
+        self.assertEqual(Sprt(0, 5, 0.05, 0.05).llr(0, 0, 0), 0.0)
+        one_win = Sprt(0, 10, 0.05, 0.05).llr(1, 0, 0)
+        self.assertAlmostEqual(one_win, math.log(0.514387 / 0.5), places=3)
+        forty = Sprt(0, 100, 0.05, 0.05)
+        self.assertAlmostEqual(forty.llr(40, 0, 0), 40 * math.log(0.640065 / 0.5), places=1)
+        self.assertEqual(forty.decision(forty.llr(40, 0, 0)), "H1")
+        # Only draws: evidence against any hypothesis that needs decisive games.
+        self.assertLess(Sprt(0, 10, 0.05, 0.05).llr(0, 50, 0), -1.0)
+
+
+class RulesTest(unittest.TestCase):
+    SETTINGS = games.Settings(
+        base=1.0, increment=0.0, movetime=None, depth=None, margin=0.0, grace=1.0,
+        max_plies=400, draw_adjudication=(30, 2, 10), resign_adjudication=(2, 500),
+    )
+
+    def test_rules_endings(self):
+        mate = chess.Board()
+        for move in ("f2f3", "e7e5", "g2g4", "d8h4"):
+            mate.push_uci(move)
+        self.assertEqual(games.rules_ending(mate), ("0-1", "Black mates"))
+        stalemate = chess.Board("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1")
+        self.assertEqual(games.rules_ending(stalemate), ("1/2-1/2", "stalemate"))
+        bare = chess.Board("8/8/8/4k3/8/8/8/4K3 w - - 0 1")
+        self.assertEqual(games.rules_ending(bare), ("1/2-1/2", "insufficient material"))
+        fifty = chess.Board("8/8/8/4k3/8/8/8/R3K3 w - - 100 80")
+        self.assertEqual(games.rules_ending(fifty), ("1/2-1/2", "50-move rule"))
+        self.assertIsNone(games.rules_ending(chess.Board("8/8/8/4k3/8/8/8/R3K3 w - - 99 80")))
+
+    def test_threefold_repetition_is_claimed_on_the_third_occurrence(self):
+        board = chess.Board()
+        shuffle = ("g1f3", "g8f6", "f3g1", "f6g8")
+        for move in shuffle + shuffle[:3]:
+            board.push_uci(move)
+            self.assertIsNone(games.rules_ending(board))
+        board.push_uci(shuffle[3])  # the start position for the third time
+        self.assertEqual(games.rules_ending(board), ("1/2-1/2", "threefold repetition"))
+
+    def test_adjudication(self):
+        late = chess.Board("4k3/8/8/8/8/8/4P3/4K3 w - - 0 40")
+        self.assertEqual(games.adjudicate(late, [5, -5, 0, 10], self.SETTINGS)[0], "1/2-1/2")
+        self.assertIsNone(games.adjudicate(late, [5, -5, 0, 11], self.SETTINGS))
+        self.assertIsNone(games.adjudicate(late, [5, -5, None, 0], self.SETTINGS))
+        early = chess.Board("4k3/8/8/8/8/8/4P3/4K3 w - - 0 20")
+        self.assertIsNone(games.adjudicate(early, [0, 0, 0, 0], self.SETTINGS))
+        self.assertEqual(games.adjudicate(early, [600, 500, 900, 700], self.SETTINGS)[0], "1-0")
+        self.assertEqual(games.adjudicate(early, [-600, -500, -900, -700], self.SETTINGS)[0],
+                         "0-1")
+        self.assertIsNone(games.adjudicate(early, [600, 400, 900, 700], self.SETTINGS))
+
+    def test_default_openings_are_located_from_the_repository_root(self):
+        self.assertEqual(match.DEFAULT_OPENINGS.parent.name, "data")
+        if not match.DEFAULT_OPENINGS.exists():
+            self.skipTest(f"{match.DEFAULT_OPENINGS} is not here")
+        self.assertGreater(len(games.load_openings(match.DEFAULT_OPENINGS)), 0)
+
+
+class EndToEndTest(unittest.TestCase):
+    def setUp(self):
+        self.directory = tempfile.TemporaryDirectory()
+        self.tmp = Path(self.directory.name)
+        (self.tmp / "openings.epd").write_text(OPENINGS + "\n")
+
+    def tearDown(self):
+        self.directory.cleanup()
+
+    def run_match(self, engine1: str, engine2: str, *args: str):
+        """Runs match.py; returns (exit status, stdout, JSON summary, PGN games)."""
+        command = [
+            sys.executable, str(MATCH), "--engine1", engine1, "--engine2", engine2,
+            "--openings", str(self.tmp / "openings.epd"),
+            "--json", str(self.tmp / "summary.json"), "--pgn", str(self.tmp / "games.pgn"),
+            *args,
+        ]
+        done = subprocess.run(command, capture_output=True, text=True, timeout=60)
+        self.assertNotIn("Traceback", done.stderr)
+        summary = json.loads((self.tmp / "summary.json").read_text())
+        pgn = io.StringIO((self.tmp / "games.pgn").read_text())
+        played = []
+        while (game := chess.pgn.read_game(pgn)) is not None:
+            self.assertEqual(game.errors, [])  # every move parsed and legal
+            played.append(game)
+        self.assertEqual(len(played), summary["games"])
+        return done.returncode, done.stdout, summary, played
+
+    def assert_ended_on_third_move(self, played, culprit: str):
+        """The fake engines misbehave on their third move: ply 5 as Black, ply 4 as White (the
+        faulty move itself is not in the game)."""
+        for game in played:
+            plies = len(game.end().board().move_stack)
+            self.assertEqual(plies, 5 if game.headers["Black"] == culprit else 4)
+
+    def assert_faults(self, summary, engine: str, kind: str, count: int):
+        for name, faults in summary["faults"].items():
+            for fault_kind, n in faults.items():
+                expected = count if (name, fault_kind) == (engine, kind) else 0
+                self.assertEqual(n, expected, f"{name} {fault_kind}")
+
+    def test_random_engines_play_complete_legal_games(self):
+        status, stdout, summary, played = self.run_match(
+            fake("random"), fake("random"), "--tc", "10+0.1", "--concurrency", "2",
+            "--fail-on-errors",
+        )
+        self.assertEqual(status, 0)
+        self.assertEqual(summary["games"], 4)  # default: 2 x 2 openings
+        self.assertEqual(summary["wins"] + summary["draws"] + summary["losses"], 4)
+        self.assert_faults(summary, "engine1", "crash", 0)
+        self.assertEqual(stdout.count("\nGame "), 4)
+        self.assertIn("W/D/L", stdout)
+        for game in sorted(played, key=lambda game: int(game.headers["Round"])):
+            number = int(game.headers["Round"])
+            # Odd games: engine1 White; the pair of an opening swaps colours.
+            self.assertEqual(game.headers["White"], "fake-random (1)" if number % 2 else
+                             "fake-random (2)")
+            self.assertEqual(game.headers["OpeningIndex"], str((number - 1) // 2))
+            board = game.end().board()
+            result = game.headers["Result"]
+            ending = games.rules_ending(board)
+            if ending is None:  # only the ply cap may end a game the rules do not
+                self.assertEqual(len(board.move_stack), 400)
+                self.assertEqual(game.headers["Termination"], "adjudication")
+                self.assertEqual(result, "1/2-1/2")
+            else:
+                self.assertEqual(ending[0], result)
+
+    def test_illegal_move_loses_and_is_reported(self):
+        status, stdout, summary, played = self.run_match(
+            fake("random"), fake("illegal"), "--tc", "10+0.1", "--games", "2",
+            "--fail-on-errors",
+        )
+        self.assertEqual(status, 0)  # engine2's faults do not fail the run
+        self.assertEqual((summary["wins"], summary["draws"], summary["losses"]), (2, 0, 0))
+        self.assert_faults(summary, "engine2", "illegal_move", 2)
+        self.assertEqual(stdout.count("FAULT game"), 2)
+        self.assertIn("illegal_move", stdout)
+        self.assertTrue(all(game.headers["Termination"] == "rules infraction" for game in played))
+        self.assert_ended_on_third_move(played, "fake-illegal")
+
+    def test_crash_loses_is_reported_and_the_engine_is_restarted(self):
+        status, stdout, summary, played = self.run_match(
+            fake("crash"), fake("random"), "--tc", "10+0.1", "--games", "3",
+            "--fail-on-errors",
+        )
+        self.assertEqual(status, 1)  # engine1 faulted
+        # Every game reaches the crash on move 3, so the engine was started anew each time.
+        self.assertEqual((summary["wins"], summary["draws"], summary["losses"]), (0, 0, 3))
+        self.assert_faults(summary, "engine1", "crash", 3)
+        self.assertIn("exit code: 3", stdout)
+        self.assertTrue(all(game.headers["Termination"] == "abandoned" for game in played))
+        self.assert_ended_on_third_move(played, "fake-crash")
+
+    def test_overstepping_the_clock_is_a_time_forfeit(self):
+        status, stdout, summary, played = self.run_match(
+            fake("random"), fake("slow"), "--tc", "0.3+0", "--games", "2",
+        )
+        self.assertEqual(status, 0)
+        self.assertEqual((summary["wins"], summary["draws"], summary["losses"]), (2, 0, 0))
+        self.assert_faults(summary, "engine2", "time_forfeit", 2)
+        self.assertTrue(all(game.headers["Termination"] == "time forfeit" for game in played))
+        self.assert_ended_on_third_move(played, "fake-slow")
+        self.assertIn("on the clock", stdout)
+
+    def test_silent_engine_is_killed_as_hung(self):
+        started = time.monotonic()
+        status, stdout, summary, played = self.run_match(
+            fake("random"), fake("hang"), "--tc", "0.3+0", "--hang-grace", "0.3", "--games", "2",
+        )
+        # The fake engine sleeps an hour: finishing at all means it was killed.
+        self.assertLess(time.monotonic() - started, 30)
+        self.assertEqual((summary["wins"], summary["draws"], summary["losses"]), (2, 0, 0))
+        self.assert_faults(summary, "engine2", "hang", 2)
+        self.assertTrue(all(game.headers["Termination"] == "abandoned" for game in played))
+        self.assert_ended_on_third_move(played, "fake-hang")
+        self.assertIn("killed", stdout)
+        # Killed once its clock (0.3 s less two instant moves), the margin (0.05 s) and the
+        # grace (0.3 s) had passed.
+        for record in summary["game_results"]:
+            waited = float(re.search(r"no move within ([0-9.]+) s", record["fault"]["detail"])[1])
+            self.assertTrue(0.45 < waited <= 0.65, waited)
+
+    def test_sprt_stops_once_a_bound_is_crossed(self):
+        # With a cap of 5 plies engine2 reaches its illegal third move only as White: the games
+        # go draw, win, draw, win... and the LLR for 0 against 200 Elo first passes 2.944 at
+        # game 10 (5 wins, 5 draws: 3.449; after 8 games, 2.758).
+        status, stdout, summary, played = self.run_match(
+            fake("random"), fake("illegal"), "--tc", "10+0.1", "--max-plies", "5",
+            "--games", "40", "--sprt", "0", "200", "0.05", "0.05",
+        )
+        self.assertEqual(status, 0)
+        self.assertEqual(summary["games"], 10)
+        self.assertEqual((summary["wins"], summary["draws"], summary["losses"]), (5, 5, 0))
+        self.assertEqual(summary["sprt"]["decision"], "H1")
+        self.assertAlmostEqual(summary["sprt"]["llr"], 3.4492, places=3)
+        self.assertIn("H1 accepted", stdout)
+
+    def test_bad_engine_command_fails_fast(self):
+        done = subprocess.run(
+            [sys.executable, str(MATCH), "--engine1", str(self.tmp / "missing"),
+             "--engine2", fake("random"), "--tc", "1+0", "--openings",
+             str(self.tmp / "openings.epd")],
+            capture_output=True, text=True, timeout=30,
+        )
+        self.assertEqual(done.returncode, 2)
+        self.assertIn("engine1", done.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main()
