@@ -79,3 +79,13 @@ timed cargo clippy --workspace --all-targets --release -- -D warnings
 
 section "cargo test"
 timed cargo test --workspace --release
+
+section "Match harness"
+# python-chess, pinned, for the harness (tools/match) and its tests; then a short match of Kogge
+# against itself, once over UCI and once over xboard, that fails on any illegal move, crash, hang
+# or time forfeit at 1 s + 0.01 s.
+timed python3 -m pip install --quiet --disable-pip-version-check -r tools/match/requirements.txt
+timed python3 -m unittest discover tools/match
+timed python3 tools/match/match.py --engine1 target/release/kogge --name1 kogge-uci \
+    --engine2 "target/release/kogge xboard" --proto2 xboard --name2 kogge-xboard \
+    --tc 1+0.01 --games 4 --fail-on-errors
