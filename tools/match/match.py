@@ -60,6 +60,7 @@ from typing import TextIO
 import chess
 
 from games import GameRecord, Settings, load_openings, play_game
+from opening_moves import openings_from_start
 from players import FAULT_KINDS, EngineSpec, Player
 from stats import INTERVAL_METHOD, Sprt, elo_estimate, format_elo
 
@@ -267,6 +268,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--openings", type=Path, default=DEFAULT_OPENINGS,
                         help="FEN or EPD file, one start position a line (default:"
                         " ../shared/data/openings-8ply.epd beside the repository)")
+    parser.add_argument("--openings-from-start", action="store_true",
+                        help="give each opening as moves from the start position, for xboard"
+                        " engines without setboard (Fairy-Max)")
     parser.add_argument("--games", type=int, help="games to play (default: 2 x openings)")
     parser.add_argument("--concurrency", type=int, default=1,
                         help="games played at once, each by its own pair of processes"
@@ -421,6 +425,13 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.DEBUG if args.debug else logging.CRITICAL)
     try:
         openings = load_openings(args.openings)
+        if args.openings_from_start:
+            # Each opening is played twice: rebuilding more than the games need is wasted time.
+            wanted = None if args.games is None else (args.games + 1) // 2
+            openings, missed = openings_from_start(openings, wanted)
+            if missed:
+                print(f"openings: {len(missed)} not rebuilt from the start position and left"
+                      f" out (lines {', '.join(str(i + 1) for i in missed)})", file=sys.stderr)
     except (OSError, ValueError) as err:
         print(f"error: openings: {err}", file=sys.stderr)
         return 2

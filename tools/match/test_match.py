@@ -26,6 +26,7 @@ import chess.pgn
 
 import games
 import match
+import opening_moves
 from stats import Sprt, elo_estimate, format_elo
 
 HERE = Path(__file__).resolve().parent
@@ -139,6 +140,29 @@ class RulesTest(unittest.TestCase):
         if not match.DEFAULT_OPENINGS.exists():
             self.skipTest(f"{match.DEFAULT_OPENINGS} is not here")
         self.assertGreater(len(games.load_openings(match.DEFAULT_OPENINGS)), 0)
+
+
+class OpeningMovesTest(unittest.TestCase):
+    def test_rebuilt_openings_reach_the_positions(self):
+        fens = [
+            # Black has castled: two pieces placed by one move.
+            "rnbq1rk1/pppp1ppp/5n2/4p3/1bP5/2NP3P/PP2PPP1/R1BQKBNR w KQ - 1 5",
+            "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+        ]
+        goals = [chess.Board(fen) for fen in fens]
+        rebuilt, missed = opening_moves.openings_from_start(goals)
+        self.assertEqual(missed, [])
+        for goal, board in zip(goals, rebuilt):
+            self.assertEqual(board.root(), chess.Board())
+            self.assertEqual(board.board_fen(), goal.board_fen())
+            self.assertEqual(board.turn, goal.turn)
+            self.assertEqual(board.castling_rights, goal.castling_rights)
+
+    def test_an_unreachable_position_is_left_out(self):
+        # Four white queens cannot appear in 8 plies.
+        goal = chess.Board("rnbqkbnr/pppppppp/8/8/8/8/QQQQ4/4K3 w kq - 0 5")
+        with self.assertRaises(ValueError):
+            opening_moves.openings_from_start([goal])
 
 
 class EndToEndTest(unittest.TestCase):
