@@ -10,6 +10,7 @@
 #   GAMES        games per opponent                 (default 72)
 #   CONCURRENCY  games at once                      (default: cores - 2)
 #   RESULTS      folder for the PGN and JSON files  (default ladder-results)
+#   OPENINGS     the openings file                  (default: the harness's, ../shared/data)
 #   DEBS         where to take the engines from when they are not installed and apt cannot be
 #                used (a folder of .deb files, unpacked into /): the device machine has no network
 set -euo pipefail
@@ -21,6 +22,10 @@ GAMES=${GAMES:-72}
 CONCURRENCY=${CONCURRENCY:-$(($(nproc) > 3 ? $(nproc) - 2 : 1))}
 RESULTS=${RESULTS:-ladder-results}
 mkdir -p "$RESULTS"
+openings=()
+if [[ -n "${OPENINGS:-}" ]]; then
+    openings=(--openings "$OPENINGS")
+fi
 
 # name | command | protocol | harness options
 opponents=(
@@ -55,7 +60,7 @@ for entry in "${opponents[@]}"; do
     # shellcheck disable=SC2086 # the options are several words on purpose
     python3 tools/match/match.py --engine1 "$KOGGE" --name1 Kogge \
         --engine2 "$command" --proto2 "$protocol" --name2 "$name" $options \
-        --tc "$TC" --games "$GAMES" --concurrency "$CONCURRENCY" \
+        --tc "$TC" --games "$GAMES" --concurrency "$CONCURRENCY" "${openings[@]}" \
         --pgn "$RESULTS/$name.pgn" --json "$RESULTS/$name.json" | tail -4 || true
     python3 - "$RESULTS/$name.json" "$name" "$TC" >> "$table" <<'PY'
 import json, sys
