@@ -3,10 +3,9 @@
 
 use crate::masks::{adjacent_files, file_of};
 use crate::score::Score;
-use crate::weights::{
-    KING_ATTACK_WEIGHT, KING_ATTACKERS_MIN, KING_DANGER_CAP, KING_DANGER_EG_PER_UNIT,
-    KING_DANGER_MG_DIVISOR, PAWN_SHIELD_CLOSE, PAWN_SHIELD_FAR,
-};
+use crate::trace::Trace;
+use crate::tunable::{KING_DANGER_LEN, Weights, param};
+use crate::weights::{KING_ATTACK_WEIGHT, KING_ATTACKERS_MIN};
 use kogge_chess::{Bitboard, Board, Color, File, PieceType, Rank, attacks};
 
 /// Safety of `color`'s king (a penalty, plus the shield bonus).
@@ -14,14 +13,15 @@ use kogge_chess::{Bitboard, Board, Color, File, PieceType, Rank, attacks};
 /// **Attack**: the king zone is the king's square and the squares it attacks. Every enemy
 /// knight, bishop, rook and queen whose attacks reach the zone is an attacker and adds
 /// [`KING_ATTACK_WEIGHT`] units per zone square it attacks. With at least [`KING_ATTACKERS_MIN`]
-/// attackers the units (capped at [`KING_DANGER_CAP`]) cost `units² / KING_DANGER_MG_DIVISOR` in
-/// the midgame and `units * KING_DANGER_EG_PER_UNIT` in the endgame: attacks by several pieces
-/// cooperate, so danger grows faster than the count of attacked squares.
+/// attackers the units, capped at the table's last entry, look up the penalty in
+/// [`KING_DANGER`](crate::weights::KING_DANGER): attacks by several pieces cooperate, so danger
+/// grows faster than the count of attacked squares.
 ///
 /// **Shield**: a king on its back rank on the a–c or f–h files (castled, or where it would be)
-/// gets [`PAWN_SHIELD_CLOSE`] per own pawn on its file or an adjacent one on the second relative
-/// rank, and [`PAWN_SHIELD_FAR`] per such pawn on the third.
-pub fn king_safety(board: &Board, color: Color) -> Score {
+/// gets [`PAWN_SHIELD_CLOSE`](crate::weights::PAWN_SHIELD_CLOSE) per own pawn on its file or an
+/// adjacent one on the second relative rank, and [`PAWN_SHIELD_FAR`](crate::weights::PAWN_SHIELD_FAR)
+/// per such pawn on the third.
+pub fn king_safety(board: &Board, color: Color, w: &Weights, trace: &mut impl Trace) -> Score {
     let ksq = board.king(color);
     let zone = attacks::king(ksq).with(ksq);
     let them = !color;
@@ -50,11 +50,9 @@ pub fn king_safety(board: &Board, color: Color) -> Score {
     }
     let mut score = Score::ZERO;
     if attackers >= KING_ATTACKERS_MIN {
-        let danger = units.min(KING_DANGER_CAP);
-        score -= Score::new(
-            danger * danger / KING_DANGER_MG_DIVISOR,
-            danger * KING_DANGER_EG_PER_UNIT,
-        );
+        let danger = (units as usize).min(KING_DANGER_LEN - 1);
+        score += w.king_danger[danger];
+        trace.add(color, param::KING_DANGER + danger, 1);
     }
 
     let on_back_rank = ksq.rank().relative(color) == Rank::R1;
@@ -63,7 +61,10 @@ pub fn king_safety(board: &Board, color: Color) -> Score {
         let shield = board.pieces_of(color, PieceType::Pawn) & (file_of(ksq) | adjacent_files(ksq));
         let close = shield & Bitboard::rank(Rank::R2.relative(color));
         let far = shield & Bitboard::rank(Rank::R3.relative(color));
-        score += PAWN_SHIELD_CLOSE * close.count() as i32 + PAWN_SHIELD_FAR * far.count() as i32;
+        let (close, far) = (close.count() as i32, far.count() as i32);
+        score += w.pawn_shield_close * close + w.pawn_shield_far * far;
+        trace.add(color, param::PAWN_SHIELD_CLOSE, close);
+        trace.add(color, param::PAWN_SHIELD_FAR, far);
     }
     score
 }
@@ -71,9 +72,12 @@ pub fn king_safety(board: &Board, color: Color) -> Score {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::trace::NoTrace;
+    use crate::weights::{KING_DANGER, PAWN_SHIELD_CLOSE, PAWN_SHIELD_FAR};
 
     fn safety(fen: &str, color: Color) -> Score {
-        king_safety(&Board::from_fen(fen).expect("test FEN"), color)
+        let board = Board::from_fen(fen).expect("test FEN");
+        king_safety(&board, color, &Weights::DEFAULT, &mut NoTrace)
     }
 
     #[test]
@@ -97,14 +101,7 @@ mod tests {
         let attacked = safety("6k1/5ppp/8/6NQ/8/8/8/6K1 w - - 0 1", Color::Black);
         let quiet = safety("6k1/5ppp/8/8/8/8/8/N2Q2K1 w - - 0 1", Color::Black);
         assert_eq!(quiet, PAWN_SHIELD_CLOSE * 3);
-        assert_eq!(
-            attacked,
-            quiet
-                - Score::new(
-                    14 * 14 / KING_DANGER_MG_DIVISOR,
-                    14 * KING_DANGER_EG_PER_UNIT
-                )
-        );
+        assert_eq!(attacked, quiet + KING_DANGER[14]);
         // A single attacker does not count.
         let single = safety("6k1/5ppp/8/7Q/8/8/8/6K1 w - - 0 1", Color::Black);
         assert_eq!(single, quiet);

@@ -1,10 +1,13 @@
 //! Kogge's hand-crafted evaluation.
 //!
 //! Integer arithmetic only, so that the CPU search and the GPU kernels (which port it term by
-//! term) give identical scores. Each term is a function `term(board, color) -> Score` giving one
-//! side's contribution as a midgame/endgame pair; the evaluation sums white's minus black's over
-//! all terms, blends the pair by the game [`phase`] (see [`Score::blend`]) and returns the result
-//! in centipawns from the side to move's point of view. Every weight lives in [`weights`].
+//! term) give identical scores. Each term is a function `term(board, color, weights, trace)`
+//! giving one side's contribution as a midgame/endgame [`Score`]; the evaluation sums white's
+//! minus black's over all terms, blends the pair by the game [`phase`] (see [`Score::blend`]) and
+//! returns the result in centipawns from the side to move's point of view. Every weight lives in
+//! [`weights`]; the terms read the tunable ones from a [`Weights`] (the engine's is the constant
+//! [`Weights::DEFAULT`]) and report what they add to a [`Trace`], which the tuner turns into each
+//! position's [`Coefficients`].
 //!
 //! The terms, in [`Term`] order: [`material`], [`piece_squares`], [`mobility`],
 //! [`pawn_structure`], [`king_safety`], [`bishop_pair`], [`rook_files`], [`tempo`].
@@ -16,6 +19,8 @@ mod mirror;
 mod pawns;
 mod score;
 mod terms;
+mod trace;
+mod tunable;
 pub mod weights;
 
 pub use breakdown::{Breakdown, TermScores};
@@ -24,6 +29,8 @@ pub use mirror::mirror;
 pub use pawns::pawn_structure;
 pub use score::{MAX_PHASE, Score};
 pub use terms::{bishop_pair, material, mobility, piece_squares, rook_files, tempo};
+pub use trace::{Coefficients, NoTrace, Trace, trace};
+pub use tunable::{KING_DANGER_LEN, Weights, param};
 
 use kogge_chess::{Board, Color, PieceType};
 use std::fmt;
@@ -68,18 +75,29 @@ impl Term {
         }
     }
 
-    /// This term's contribution for `color`.
-    #[inline]
+    /// This term's contribution for `color` with the engine's weights.
     pub fn score(self, board: &Board, color: Color) -> Score {
+        self.score_with(board, color, &Weights::DEFAULT, &mut NoTrace)
+    }
+
+    /// This term's contribution for `color` with weights `w`, reporting to `trace`.
+    #[inline]
+    pub fn score_with(
+        self,
+        board: &Board,
+        color: Color,
+        w: &Weights,
+        trace: &mut impl Trace,
+    ) -> Score {
         match self {
-            Term::Material => material(board, color),
-            Term::PieceSquares => piece_squares(board, color),
-            Term::Mobility => mobility(board, color),
-            Term::PawnStructure => pawn_structure(board, color),
-            Term::KingSafety => king_safety(board, color),
-            Term::BishopPair => bishop_pair(board, color),
-            Term::RookFiles => rook_files(board, color),
-            Term::Tempo => tempo(board, color),
+            Term::Material => material(board, color, w, trace),
+            Term::PieceSquares => piece_squares(board, color, w, trace),
+            Term::Mobility => mobility(board, color, w, trace),
+            Term::PawnStructure => pawn_structure(board, color, w, trace),
+            Term::KingSafety => king_safety(board, color, w, trace),
+            Term::BishopPair => bishop_pair(board, color, w, trace),
+            Term::RookFiles => rook_files(board, color, w, trace),
+            Term::Tempo => tempo(board, color, w, trace),
         }
     }
 }
@@ -103,16 +121,30 @@ pub fn phase(board: &Board) -> i32 {
 
 /// The sum of every term, white's contribution minus black's, before blending.
 pub fn white_score(board: &Board) -> Score {
-    Term::ALL
-        .into_iter()
-        .map(|t| t.score(board, Color::White) - t.score(board, Color::Black))
-        .sum()
+    white_score_with(board, &Weights::DEFAULT, &mut NoTrace)
+}
+
+/// [`white_score`] with weights `w`, reporting every weight added to `trace`.
+#[inline(always)]
+pub fn white_score_with(board: &Board, w: &Weights, trace: &mut impl Trace) -> Score {
+    let mut sum = Score::ZERO;
+    for t in Term::ALL {
+        sum += t.score_with(board, Color::White, w, trace);
+        sum -= t.score_with(board, Color::Black, w, trace);
+    }
+    sum
 }
 
 /// The evaluation in centipawns from the side to move's point of view (positive: good for the
 /// side to move).
 pub fn evaluate(board: &Board) -> i32 {
-    let white = white_score(board).blend(phase(board));
+    evaluate_with(board, &Weights::DEFAULT)
+}
+
+/// [`evaluate`] with weights `w` (the tuner's check that rounded weights score as expected).
+#[inline(always)]
+pub fn evaluate_with(board: &Board, w: &Weights) -> i32 {
+    let white = white_score_with(board, w, &mut NoTrace).blend(phase(board));
     match board.side_to_move() {
         Color::White => white,
         Color::Black => -white,

@@ -4,23 +4,24 @@
 //! promotion rank):
 //! - **passed**: no enemy pawn in front of it on its own or an adjacent file, and no own pawn in
 //!   front of it on its file (of doubled passers only the front one counts). Scored by relative
-//!   rank, [`PASSED_PAWN`].
-//! - **isolated**: no own pawn anywhere on an adjacent file. [`ISOLATED_PAWN`].
+//!   rank, [`PASSED_PAWN`](crate::weights::PASSED_PAWN).
+//! - **isolated**: no own pawn anywhere on an adjacent file. [`ISOLATED_PAWN`](crate::weights::ISOLATED_PAWN).
 //! - **doubled**: an own pawn in front of it on the same file (so a doubled pair pays once, a
-//!   tripled pawn twice). [`DOUBLED_PAWN`].
+//!   tripled pawn twice). [`DOUBLED_PAWN`](crate::weights::DOUBLED_PAWN).
 //! - **backward**: not isolated, no own pawn on an adjacent file on its rank or behind it (none can
 //!   ever defend it by advancing), and the square in front of it is attacked by an enemy pawn (it
-//!   cannot advance safely to find support). [`BACKWARD_PAWN`]. Such a pawn is never passed.
+//!   cannot advance safely to find support). [`BACKWARD_PAWN`](crate::weights::BACKWARD_PAWN). Such a pawn is never passed.
 
 use crate::masks::{adjacent_files, file_of, forward_ranks};
 use crate::score::Score;
-use crate::weights::{BACKWARD_PAWN, DOUBLED_PAWN, ISOLATED_PAWN, PASSED_PAWN};
+use crate::trace::Trace;
+use crate::tunable::{Weights, param};
 use kogge_chess::{Board, Color, PieceType, attacks};
 
 /// Pawn structure of `color`: the sum of its passed-pawn bonuses and its isolated, doubled and
 /// backward penalties. Weak pawns are targets that tie pieces down; passed pawns are future
 /// queens.
-pub fn pawn_structure(board: &Board, color: Color) -> Score {
+pub fn pawn_structure(board: &Board, color: Color, w: &Weights, trace: &mut impl Trace) -> Score {
     let ours = board.pieces_of(color, PieceType::Pawn);
     let theirs = board.pieces_of(!color, PieceType::Pawn);
     let their_attacks = attacks::pawns_setwise(!color, theirs);
@@ -32,13 +33,17 @@ pub fn pawn_structure(board: &Board, color: Color) -> Score {
 
         let doubled = (ours & file & ahead).any();
         if doubled {
-            score += DOUBLED_PAWN;
+            score += w.doubled_pawn;
+            trace.add(color, param::DOUBLED_PAWN, 1);
         }
         if !doubled && (theirs & (file | adjacent) & ahead).is_empty() {
-            score += PASSED_PAWN[sq.rank().relative(color).index()];
+            let rank = sq.rank().relative(color).index();
+            score += w.passed_pawn[rank];
+            trace.add(color, param::PASSED_PAWN + rank, 1);
         }
         if (ours & adjacent).is_empty() {
-            score += ISOLATED_PAWN;
+            score += w.isolated_pawn;
+            trace.add(color, param::ISOLATED_PAWN, 1);
         } else if (ours & adjacent & !ahead).is_empty() {
             // A pawn is never on its last rank, so the stop square exists.
             let stop = match color {
@@ -46,7 +51,8 @@ pub fn pawn_structure(board: &Board, color: Color) -> Score {
                 Color::Black => sq.offset(-8),
             };
             if stop.is_some_and(|s| their_attacks.has(s)) {
-                score += BACKWARD_PAWN;
+                score += w.backward_pawn;
+                trace.add(color, param::BACKWARD_PAWN, 1);
             }
         }
     }
@@ -56,9 +62,12 @@ pub fn pawn_structure(board: &Board, color: Color) -> Score {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::trace::NoTrace;
+    use crate::weights::{BACKWARD_PAWN, DOUBLED_PAWN, ISOLATED_PAWN, PASSED_PAWN};
 
     fn white_pawns(fen: &str) -> Score {
-        pawn_structure(&Board::from_fen(fen).expect("test FEN"), Color::White)
+        let board = Board::from_fen(fen).expect("test FEN");
+        pawn_structure(&board, Color::White, &Weights::DEFAULT, &mut NoTrace)
     }
 
     #[test]

@@ -117,7 +117,7 @@ fn doubled_and_isolated_pawns_cost() {
     assert!(isolated < healthy, "isolated {isolated} vs {healthy}");
     let pawns = |fen: &str| {
         let b = board(fen);
-        pawn_structure(&b, Color::White)
+        pawn_structure(&b, Color::White, &Weights::DEFAULT, &mut NoTrace)
     };
     assert!(pawns("4k3/ppp5/8/8/8/1P6/1PP5/4K3 w - - 0 1").mg < 0);
     assert!(pawns("4k3/ppp5/8/8/8/8/P1P1P3/4K3 w - - 0 1").mg < 0);
@@ -201,5 +201,38 @@ fn random_playouts_evaluate_symmetrically() {
     assert!(positions.len() > 1000);
     for b in &positions {
         assert_symmetric(b);
+    }
+}
+
+#[test]
+fn trace_coefficients_reproduce_the_evaluation() {
+    let mut positions = suite("perft-suite.epd");
+    positions.extend(suite("wac.epd"));
+    positions.extend(playout_positions().into_iter().step_by(7));
+    // Weights that differ from the engine's, so a term that reads a constant instead of `w`
+    // shows up too.
+    let scaled: Vec<Score> = Weights::DEFAULT
+        .to_vec()
+        .iter()
+        .enumerate()
+        .map(|(i, s)| Score::new(s.mg * 3 + i as i32 % 7, s.eg * 2 - i as i32 % 5))
+        .collect();
+    let scaled = Weights::from_slice(&scaled);
+    for b in &positions {
+        let c = trace(b);
+        assert_eq!(c.phase, phase(b));
+        assert_eq!(
+            c.white_score(&Weights::DEFAULT),
+            white_score(b),
+            "{}",
+            b.to_fen()
+        );
+        let white = c.white_score(&scaled).blend(c.phase);
+        let stm = if b.side_to_move() == Color::White {
+            white
+        } else {
+            -white
+        };
+        assert_eq!(stm, evaluate_with(b, &scaled), "{}", b.to_fen());
     }
 }

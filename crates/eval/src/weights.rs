@@ -1,8 +1,13 @@
 //! Every weight of the evaluation, in one place, so that the Texel tuner and the GPU kernel
-//! generator read (and the tuner rewrites) a single file. Values are hand-set from common chess
-//! knowledge, in centipawns, as midgame/endgame pairs `S(mg, eg)`; tables indexed by piece type
-//! use the order pawn, knight, bishop, rook, queen, king. Penalties are stored negative, so every
-//! term only ever *adds* weights.
+//! generator read (and the tuner rewrites) a single file. Values are in centipawns, as
+//! midgame/endgame pairs `s(mg, eg)`; tables indexed by piece type use the order pawn, knight,
+//! bishop, rook, queen, king. Penalties are stored negative, so every term only ever *adds*
+//! weights.
+//!
+//! The structural constants (phase weights, mobility centres, king attack weights, the attacker
+//! threshold) are set by hand. Every other value started hand-set from common chess knowledge
+//! and is rewritten by `kogge-tune tune` (Texel's method on self-play positions), which writes
+//! this whole file: change a comment in the tuner's `emit.rs`, or it is lost at the next tuning.
 
 use crate::score::Score;
 
@@ -19,26 +24,28 @@ pub const PHASE_WEIGHT: [i32; 6] = [0, 1, 1, 2, 4, 0];
 
 // ---- Material -----------------------------------------------------------------------------
 
-/// The value of each piece type. Rooks and pawns gain in the endgame, minor pieces lose a little.
+/// The value of each piece type (the king's is never used).
+#[rustfmt::skip]
 pub const MATERIAL: [Score; 6] = [
-    s(82, 100),
-    s(325, 300),
-    s(335, 320),
-    s(470, 530),
-    s(960, 990),
-    s(0, 0),
+    s(82, 100),  // pawn
+    s(325, 300), // knight
+    s(335, 320), // bishop
+    s(470, 530), // rook
+    s(960, 990), // queen
+    s(0, 0),     // king
 ];
 
 // ---- Piece-square tables ------------------------------------------------------------------
-//
+
 // Written as the board is drawn from white's side: the first row is rank 8, the last rank 1, files
 // a to h left to right. A piece of colour `c` on `sq` reads entry `sq.relative(c).index() ^ 56`
 // (the `^ 56` turns the drawing's row order into square order). Material is separate, so these
-// are small positional adjustments that average out near zero.
+// are positional adjustments; the tuner shifts each table's average into the material value.
+// Pawns never stand on the first or last row, whose entries stay zero.
 
 #[rustfmt::skip]
 pub const PST_MG: [[i32; 64]; 6] = [
-    // Pawn: central pawns forward, keep f/g/h pawns home in front of the castled king.
+    // Pawn
     [
           0,   0,   0,   0,   0,   0,   0,   0,
          30,  30,  30,  30,  30,  30,  30,  30,
@@ -49,7 +56,7 @@ pub const PST_MG: [[i32; 64]; 6] = [
           5,  10,  10, -20, -20,  10,  10,   5,
           0,   0,   0,   0,   0,   0,   0,   0,
     ],
-    // Knight: centralise, avoid the rim.
+    // Knight
     [
         -50, -40, -30, -30, -30, -30, -40, -50,
         -40, -20,   0,   0,   0,   0, -20, -40,
@@ -60,7 +67,7 @@ pub const PST_MG: [[i32; 64]; 6] = [
         -40, -20,   0,   5,   5,   0, -20, -40,
         -50, -40, -30, -30, -30, -30, -40, -50,
     ],
-    // Bishop: long diagonals and the squares in front of the own pawns; not the corners.
+    // Bishop
     [
         -20, -10, -10, -10, -10, -10, -10, -20,
         -10,   0,   0,   0,   0,   0,   0, -10,
@@ -71,7 +78,7 @@ pub const PST_MG: [[i32; 64]; 6] = [
         -10,   5,   0,   0,   0,   0,   5, -10,
         -20, -10, -10, -10, -10, -10, -10, -20,
     ],
-    // Rook: the seventh rank, central files on the back rank.
+    // Rook
     [
           0,   0,   0,   0,   0,   0,   0,   0,
           5,  10,  10,  10,  10,  10,  10,   5,
@@ -82,7 +89,7 @@ pub const PST_MG: [[i32; 64]; 6] = [
          -5,   0,   0,   0,   0,   0,   0,  -5,
           0,   0,   0,   5,   5,   0,   0,   0,
     ],
-    // Queen: mild centralisation; early adventures are discouraged by king safety and mobility.
+    // Queen
     [
         -20, -10, -10,  -5,  -5, -10, -10, -20,
         -10,   0,   0,   0,   0,   0,   0, -10,
@@ -93,7 +100,7 @@ pub const PST_MG: [[i32; 64]; 6] = [
         -10,   0,   5,   0,   0,   0,   0, -10,
         -20, -10, -10,  -5,  -5, -10, -10, -20,
     ],
-    // King: stay home behind the pawns, preferably castled.
+    // King
     [
         -30, -40, -40, -50, -50, -40, -40, -30,
         -30, -40, -40, -50, -50, -40, -40, -30,
@@ -108,7 +115,7 @@ pub const PST_MG: [[i32; 64]; 6] = [
 
 #[rustfmt::skip]
 pub const PST_EG: [[i32; 64]; 6] = [
-    // Pawn: the further advanced, the closer to queening (passed pawns get more, separately).
+    // Pawn
     [
           0,   0,   0,   0,   0,   0,   0,   0,
          50,  50,  50,  50,  50,  50,  50,  50,
@@ -119,7 +126,7 @@ pub const PST_EG: [[i32; 64]; 6] = [
           0,   0,   0,   0,   0,   0,   0,   0,
           0,   0,   0,   0,   0,   0,   0,   0,
     ],
-    // Knight: the centre matters even more with few pawns to anchor on.
+    // Knight
     [
         -50, -40, -30, -30, -30, -30, -40, -50,
         -40, -20,   0,   0,   0,   0, -20, -40,
@@ -130,7 +137,7 @@ pub const PST_EG: [[i32; 64]; 6] = [
         -40, -20,   0,   0,   0,   0, -20, -40,
         -50, -40, -30, -30, -30, -30, -40, -50,
     ],
-    // Bishop: centralised, away from corners.
+    // Bishop
     [
         -20, -10, -10, -10, -10, -10, -10, -20,
         -10,   0,   0,   0,   0,   0,   0, -10,
@@ -141,7 +148,7 @@ pub const PST_EG: [[i32; 64]; 6] = [
         -10,   0,   0,   0,   0,   0,   0, -10,
         -20, -10, -10, -10, -10, -10, -10, -20,
     ],
-    // Rook: nearly flat; the seventh rank still helps.
+    // Rook
     [
           0,   0,   0,   0,   0,   0,   0,   0,
          10,  10,  10,  10,  10,  10,  10,  10,
@@ -152,7 +159,7 @@ pub const PST_EG: [[i32; 64]; 6] = [
           0,   0,   0,   0,   0,   0,   0,   0,
           0,   0,   0,   0,   0,   0,   0,   0,
     ],
-    // Queen: centralised.
+    // Queen
     [
         -20, -10, -10,  -5,  -5, -10, -10, -20,
         -10,   0,   5,   5,   5,   5,   0, -10,
@@ -163,7 +170,7 @@ pub const PST_EG: [[i32; 64]; 6] = [
         -10,   0,   5,   5,   5,   5,   0, -10,
         -20, -10, -10,  -5,  -5, -10, -10, -20,
     ],
-    // King: come to the centre once the queens are off.
+    // King
     [
         -50, -40, -30, -20, -20, -30, -40, -50,
         -30, -20, -10,   0,   0, -10, -20, -30,
@@ -180,7 +187,15 @@ pub const PST_EG: [[i32; 64]; 6] = [
 
 /// Value of one safe square (attacked, not holding an own piece, not attacked by an enemy pawn)
 /// per piece type; only knight, bishop, rook and queen are scored.
-pub const MOBILITY: [Score; 6] = [s(0, 0), s(4, 4), s(5, 5), s(2, 4), s(1, 2), s(0, 0)];
+#[rustfmt::skip]
+pub const MOBILITY: [Score; 6] = [
+    s(0, 0), // pawn
+    s(4, 4), // knight
+    s(5, 5), // bishop
+    s(2, 4), // rook
+    s(1, 2), // queen
+    s(0, 0), // king
+];
 
 /// The safe-square count each piece type is measured against, roughly its typical count, so
 /// that mobility shifts value around a piece's average rather than inflating its material.
@@ -190,15 +205,16 @@ pub const MOBILITY_CENTER: [i32; 6] = [0, 4, 6, 7, 13, 0];
 
 /// Passed pawn by relative rank (index 0 = rank 1 … 7 = rank 8; ranks 1 and 8 never hold pawns).
 /// Grows steeply towards promotion, and more in the endgame, where fewer pieces can stop it.
+#[rustfmt::skip]
 pub const PASSED_PAWN: [Score; 8] = [
-    s(0, 0),
-    s(0, 5),
-    s(5, 10),
-    s(10, 20),
-    s(20, 40),
-    s(35, 70),
-    s(60, 110),
-    s(0, 0),
+    s(0, 0),    // rank 1
+    s(0, 5),    // rank 2
+    s(5, 10),   // rank 3
+    s(10, 20),  // rank 4
+    s(20, 40),  // rank 5
+    s(35, 70),  // rank 6
+    s(60, 110), // rank 7
+    s(0, 0),    // rank 8
 ];
 
 /// Per pawn with no own pawn on either adjacent file.
@@ -219,15 +235,56 @@ pub const KING_ATTACK_WEIGHT: [i32; 6] = [0, 2, 2, 3, 5, 0];
 /// rarely mates.
 pub const KING_ATTACKERS_MIN: i32 = 2;
 
-/// Attack units are capped here before scoring.
-pub const KING_DANGER_CAP: i32 = 40;
-
-/// Midgame penalty is `units² / KING_DANGER_MG_DIVISOR` (danger grows faster than the number of
-/// attacked squares: attacks cooperate).
-pub const KING_DANGER_MG_DIVISOR: i32 = 5;
-
-/// Endgame penalty per attack unit (linear: with few pieces left, mates are rare).
-pub const KING_DANGER_EG_PER_UNIT: i32 = 1;
+/// King danger by attack units (index = units, capped at the last entry), paid once the zone has
+/// at least [`KING_ATTACKERS_MIN`] attackers: a table rather than a formula so that the tuner can
+/// shape it freely. It started as `-units² / 5` in the midgame (attacks by several pieces
+/// cooperate, so danger grows faster than the count of attacked squares) and `-units` in the
+/// endgame (with few pieces left, mates are rare). Two attackers make at least 4 units, so the
+/// first entries are never used.
+#[rustfmt::skip]
+pub const KING_DANGER: [Score; 41] = [
+    s(0, 0),      // 0
+    s(0, -1),     // 1
+    s(0, -2),     // 2
+    s(-1, -3),    // 3
+    s(-3, -4),    // 4
+    s(-5, -5),    // 5
+    s(-7, -6),    // 6
+    s(-9, -7),    // 7
+    s(-12, -8),   // 8
+    s(-16, -9),   // 9
+    s(-20, -10),  // 10
+    s(-24, -11),  // 11
+    s(-28, -12),  // 12
+    s(-33, -13),  // 13
+    s(-39, -14),  // 14
+    s(-45, -15),  // 15
+    s(-51, -16),  // 16
+    s(-57, -17),  // 17
+    s(-64, -18),  // 18
+    s(-72, -19),  // 19
+    s(-80, -20),  // 20
+    s(-88, -21),  // 21
+    s(-96, -22),  // 22
+    s(-105, -23), // 23
+    s(-115, -24), // 24
+    s(-125, -25), // 25
+    s(-135, -26), // 26
+    s(-145, -27), // 27
+    s(-156, -28), // 28
+    s(-168, -29), // 29
+    s(-180, -30), // 30
+    s(-192, -31), // 31
+    s(-204, -32), // 32
+    s(-217, -33), // 33
+    s(-231, -34), // 34
+    s(-245, -35), // 35
+    s(-259, -36), // 36
+    s(-273, -37), // 37
+    s(-288, -38), // 38
+    s(-304, -39), // 39
+    s(-320, -40), // 40
+];
 
 /// Per own pawn on the second relative rank in front of (or beside) a castled king.
 pub const PAWN_SHIELD_CLOSE: Score = s(15, 0);
