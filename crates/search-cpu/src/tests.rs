@@ -174,3 +174,19 @@ fn an_impossible_hash_size_falls_back_instead_of_aborting() {
         "{messages:?}"
     );
 }
+
+#[test]
+fn two_hundred_fifty_six_threads_search_and_stop() {
+    // UCI promises Threads up to at least 256: every helper starts, shares the table, and the
+    // search still ends on its depth with a legal move.
+    let r = search(
+        "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
+        Limits::depth(6),
+        256,
+    );
+    let board =
+        Board::from_fen("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4")
+            .unwrap();
+    assert!(board.is_legal(r.best.unwrap()));
+    assert_eq!(r.depth, 6);
+}
