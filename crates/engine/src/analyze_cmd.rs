@@ -4,7 +4,7 @@
 
 use crate::diagram::diagram;
 use crate::san_line::{numbered_san, san_and_uci};
-use crate::search_setup::{self, parse_hash_mb, parse_movetime, parse_search_depth};
+use crate::search_setup::{SearchArgs, parse_movetime};
 use anyhow::{Context, Result};
 use clap::Args;
 use kogge_chess::Board;
@@ -27,18 +27,8 @@ pub struct AnalyzeArgs {
     #[arg(long, value_name = "MS", value_parser = parse_movetime)]
     pub movetime: Option<u64>,
 
-    /// Stop after this many plies of iterative deepening (with --movetime too: whichever comes
-    /// first).
-    #[arg(long, value_name = "D", value_parser = parse_search_depth)]
-    pub depth: Option<u32>,
-
-    /// Search threads.
-    #[arg(long, value_name = "N", default_value_t = 1, value_parser = search_setup::parse_search_threads)]
-    pub threads: usize,
-
-    /// Transposition table size in MiB.
-    #[arg(long, value_name = "MB", default_value_t = 64, value_parser = parse_hash_mb)]
-    pub hash: usize,
+    #[command(flatten)]
+    pub search: SearchArgs,
 
     /// Show this many best lines instead of one.
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
@@ -67,8 +57,8 @@ pub fn run(args: &AnalyzeArgs) -> Result<ExitCode> {
     }
 
     let multipv = args.multipv as usize;
-    let limits = search_setup::limits(args.movetime, args.depth, DEFAULT_MOVETIME_MS);
-    let mut search = search_setup::cpu_search(args.hash, args.threads, multipv);
+    let limits = args.search.limits(args.movetime, DEFAULT_MOVETIME_MS);
+    let mut search = args.search.cpu_search(multipv);
     let control = SearchControl::new();
     writeln!(out, "{}", header(multipv > 1))?;
     out.flush()?;

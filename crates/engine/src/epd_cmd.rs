@@ -9,7 +9,7 @@
 
 use crate::perft_cmd::progress_bar;
 use crate::san_line::numbered_san;
-use crate::search_setup::{self, parse_hash_mb, parse_movetime, parse_search_depth};
+use crate::search_setup::{SearchArgs, parse_movetime};
 use anyhow::{Context, Result};
 use clap::Args;
 use kogge_chess::epd::{self, Epd};
@@ -34,17 +34,9 @@ pub struct EpdArgs {
     #[arg(long, value_name = "MS", value_parser = parse_movetime)]
     pub movetime: Option<u64>,
 
-    /// Stop each search after this many plies (with --movetime too: whichever comes first).
-    #[arg(long, value_name = "D", value_parser = parse_search_depth)]
-    pub depth: Option<u32>,
-
-    /// Search threads.
-    #[arg(long, value_name = "N", default_value_t = 1, value_parser = search_setup::parse_search_threads)]
-    pub threads: usize,
-
-    /// Transposition table size in MiB (cleared before every position).
-    #[arg(long, value_name = "MB", default_value_t = 64, value_parser = parse_hash_mb)]
-    pub hash: usize,
+    /// Depth, threads and table (cleared before every position).
+    #[command(flatten)]
+    pub search: SearchArgs,
 
     /// Exit with status 1 when fewer than this many positions pass.
     #[arg(long, value_name = "N")]
@@ -122,8 +114,8 @@ pub fn run(args: &EpdArgs) -> Result<ExitCode> {
     let text = std::fs::read_to_string(&args.file)
         .with_context(|| format!("cannot read EPD file '{}'", args.file.display()))?;
     let entries = epd::parse_file(&text);
-    let limits = search_setup::limits(args.movetime, args.depth, DEFAULT_MOVETIME_MS);
-    let mut search = search_setup::cpu_search(args.hash, args.threads, 1);
+    let limits = args.search.limits(args.movetime, DEFAULT_MOVETIME_MS);
+    let mut search = args.search.cpu_search(1);
     let bar = progress_bar(entries.len() as u64);
     let mut out = io::stdout().lock();
     let (mut passed, mut failed, mut skipped) = (0usize, 0usize, 0usize);

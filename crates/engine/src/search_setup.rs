@@ -1,6 +1,7 @@
 //! What `kogge analyze` and `kogge epd` share: parsing the search options given on the command
 //! line and turning them into a CPU search and its [`Limits`].
 
+use clap::Args;
 use kogge_search::{Limits, MAX_PLY, SearchBackend};
 use kogge_search_cpu::{CpuSearch, MAX_HASH_MB, MAX_THREADS};
 use std::time::Duration;
@@ -57,6 +58,36 @@ pub fn limits(movetime_ms: Option<u64>, depth: Option<u32>, default_ms: u64) -> 
         depth,
         movetime: movetime.map(Duration::from_millis),
         ..Limits::default()
+    }
+}
+
+/// The search options `analyze` and `epd` both take (each adds its own `--movetime`, whose
+/// default differs).
+#[derive(Args, Debug)]
+pub struct SearchArgs {
+    /// Stop after this many plies of iterative deepening (with --movetime too: whichever comes
+    /// first).
+    #[arg(long, value_name = "D", value_parser = parse_search_depth)]
+    pub depth: Option<u32>,
+
+    /// Search threads.
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = parse_search_threads)]
+    pub threads: usize,
+
+    /// Transposition table size in MiB.
+    #[arg(long, value_name = "MB", default_value_t = 64, value_parser = parse_hash_mb)]
+    pub hash: usize,
+}
+
+impl SearchArgs {
+    /// The limits for `--movetime` (or `default_ms`) and `--depth`; see [`limits`].
+    pub fn limits(&self, movetime_ms: Option<u64>, default_ms: u64) -> Limits {
+        limits(movetime_ms, self.depth, default_ms)
+    }
+
+    /// The CPU search these options ask for; see [`cpu_search`].
+    pub fn cpu_search(&self, multipv: usize) -> CpuSearch {
+        cpu_search(self.hash, self.threads, multipv)
     }
 }
 

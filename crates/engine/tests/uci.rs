@@ -4,7 +4,7 @@
 mod pipe;
 
 use kogge_chess::Board;
-use pipe::Engine;
+use pipe::{Engine, after};
 use std::time::{Duration, Instant};
 
 /// A fresh engine past the handshake.
@@ -30,15 +30,6 @@ fn legal_bestmove(lines: &[String], board: &Board) -> String {
         board.to_fen()
     );
     mv.to_string()
-}
-
-fn after(moves: &[&str]) -> Board {
-    let mut board = Board::startpos();
-    for text in moves {
-        let mv = board.parse_uci(text).expect("a legal move");
-        board.play(mv);
-    }
-    board
 }
 
 /// The move of the `bestmove` line that ends `lines`, without the ponder move.

@@ -3,7 +3,7 @@
 mod pipe;
 
 use kogge_chess::Board;
-use pipe::Engine;
+use pipe::{Engine, after};
 use std::time::{Duration, Instant};
 
 /// A fresh engine past the feature negotiation, in a new game.
@@ -30,15 +30,6 @@ fn legal_move(lines: &[String], board: &mut Board) -> String {
         .unwrap_or_else(|err| panic!("move {text} in {}: {err}", board.to_fen()));
     board.play(mv);
     text.to_string()
-}
-
-fn after(moves: &[&str]) -> Board {
-    let mut board = Board::startpos();
-    for text in moves {
-        let mv = board.parse_uci(text).expect("a legal move");
-        board.play(mv);
-    }
-    board
 }
 
 #[test]

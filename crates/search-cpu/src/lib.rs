@@ -116,7 +116,7 @@ impl SearchBackend for CpuSearch {
         let root = position.board;
         let legal: Vec<Move> = root.legal_moves().iter().copied().collect();
         if legal.is_empty() {
-            wait_for_release(limits, control);
+            control.wait_while_held(limits);
             return SearchResult {
                 best: None,
                 ponder: None,
@@ -159,7 +159,7 @@ impl SearchBackend for CpuSearch {
                         if id == 0 {
                             // UCI: in an infinite or ponder search, the best move waits for
                             // `stop` (or `ponderhit`), even when the search itself is done.
-                            wait_for_release(limits, control);
+                            control.wait_while_held(limits);
                             shared.stop.store(true, Ordering::Relaxed);
                         }
                         result
@@ -216,14 +216,6 @@ impl SearchBackend for CpuSearch {
             depth,
             nodes: shared.total_nodes(),
         }
-    }
-}
-
-/// Blocks while the protocol still expects the search to be running: an infinite search until
-/// `stop`, a ponder search until `stop` or `ponderhit`.
-fn wait_for_release(limits: &Limits, control: &SearchControl) {
-    while !control.is_stopped() && (limits.infinite || control.is_pondering()) {
-        std::thread::sleep(Duration::from_millis(1));
     }
 }
 

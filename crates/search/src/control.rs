@@ -3,9 +3,10 @@
 //! at each poll of the device on the GPU), so `stop`, `ponderhit` and `quit` never wait for the
 //! search.
 
+use crate::limits::Limits;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 #[derive(Debug, Default)]
 pub struct SearchControl {
@@ -48,6 +49,15 @@ impl SearchControl {
     /// Whether the search is still a ponder search (no time limit applies).
     pub fn is_pondering(&self) -> bool {
         self.pondering.load(Ordering::Relaxed)
+    }
+
+    /// Blocks while the protocol still expects the search to be running, even though it is
+    /// done: an infinite search until `stop`, a ponder search until `stop` or `ponderhit` (UCI
+    /// sends no `bestmove` before then). Every backend calls this before returning.
+    pub fn wait_while_held(&self, limits: &Limits) {
+        while !self.is_stopped() && (limits.infinite || self.is_pondering()) {
+            std::thread::sleep(Duration::from_millis(1));
+        }
     }
 
     /// When `ponderhit` arrived, if it has.

@@ -153,3 +153,13 @@ impl Drop for Engine {
         let _ = self.child.wait();
     }
 }
+
+/// The start position after these UCI moves.
+pub fn after(moves: &[&str]) -> kogge_chess::Board {
+    let mut board = kogge_chess::Board::startpos();
+    for text in moves {
+        let mv = board.parse_uci(text).expect("a legal move");
+        board.play(mv);
+    }
+    board
+}
