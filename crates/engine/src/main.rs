@@ -2,16 +2,19 @@
 //! reads commands on stdin and answers on stdout, in UCI or xboard (CECP v2) as the first
 //! command says (`uci`, or `xboard` / `protover`; anything else is taken as UCI); `kogge uci`
 //! and `kogge xboard` choose the protocol outright. The subcommands are tools: `perft`,
-//! `bench`, `analyze`, `epd`, `devices`.
+//! `bench`, `analyze`, `epd`, `devices`, `selftest`.
 //!
 //! Exit status: 0 success, 1 a check failed (`perft --epd` found a wrong count, `epd` passed
-//! fewer than `--min-pass`), 2 bad input (arguments, FEN, file). Errors are one line on stderr;
-//! stdout carries only results.
+//! fewer than `--min-pass`, `selftest` found a GPU result wrong), 2 bad input (arguments, FEN,
+//! file) or, for `selftest`, no device. Errors are one line on stderr; stdout carries only
+//! results.
 
 mod analyze_cmd;
 mod bench;
+mod benchsmp_cmd;
 mod devices_cmd;
 mod diagram;
+mod engine_backend;
 mod epd_cmd;
 mod game;
 mod output;
@@ -20,6 +23,7 @@ mod perft_cmd;
 mod protocol;
 mod san_line;
 mod search_setup;
+mod selftest_cmd;
 mod session;
 mod uci;
 mod uci_go;
@@ -43,6 +47,19 @@ struct Cli {
     /// None: the engine itself, speaking UCI or xboard on stdin and stdout.
     #[command(subcommand)]
     command: Option<Command>,
+
+    /// Engine: where to search: auto (a GPU if there is one, else the CPU), cpu, cuda or opencl.
+    /// The UCI option `Backend` changes it later.
+    #[arg(long, value_enum, default_value_t = perft_backend::BackendChoice::Auto)]
+    backend: perft_backend::BackendChoice,
+
+    /// Engine: which device of the backend, as `kogge devices` numbers them.
+    #[arg(long, value_name = "N")]
+    device: Option<usize>,
+
+    /// Engine: GPU workers (one warp each); 0 = the device's default. UCI option `Workers`.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    workers: usize,
 }
 
 #[derive(Subcommand, Debug)]
@@ -70,6 +87,13 @@ enum Command {
     /// Examples: `kogge bench`, `kogge bench 8`.
     Bench(bench::BenchArgs),
 
+    /// How the GPU search scales with workers: nodes per second and time to depth for 1, 2,
+    /// 4, … workers, as speedups over one.
+    ///
+    /// Examples: `kogge benchsmp --backend cuda --depth 10`,
+    /// `kogge benchsmp --positions bench --count 8 --workers 1,64,528`.
+    Benchsmp(benchsmp_cmd::BenchSmpArgs),
+
     /// Search one position on the CPU and show each iteration: score, nodes, speed and the
     /// principal variation in SAN.
     ///
@@ -81,6 +105,12 @@ enum Command {
     ///
     /// Examples: `kogge epd wac.epd`, `kogge epd wac.epd --movetime 200 --min-pass 250`.
     Epd(epd_cmd::EpdArgs),
+
+    /// Check the GPU kernels on a device against known answers: move generation (GPU perft
+    /// against the suites' counts) and evaluation (GPU against CPU, position by position).
+    ///
+    /// Examples: `kogge selftest`, `kogge selftest --backend cuda --max-nodes 100000000`.
+    Selftest(selftest_cmd::SelftestArgs),
 }
 
 #[derive(Args, Debug)]
@@ -161,17 +191,27 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(e) => return usage_error(e),
     };
+    let engine = engine_backend::EngineSettings {
+        backend: cli.backend,
+        device: cli.device,
+        workers: cli.workers,
+        ..engine_backend::EngineSettings::default()
+    };
     let result = match &cli.command {
-        None => protocol::run(protocol::Protocol::Auto).map(|()| ExitCode::SUCCESS),
-        Some(Command::Uci) => protocol::run(protocol::Protocol::Uci).map(|()| ExitCode::SUCCESS),
+        None => protocol::run(protocol::Protocol::Auto, engine).map(|()| ExitCode::SUCCESS),
+        Some(Command::Uci) => {
+            protocol::run(protocol::Protocol::Uci, engine).map(|()| ExitCode::SUCCESS)
+        }
         Some(Command::Xboard) => {
-            protocol::run(protocol::Protocol::Xboard).map(|()| ExitCode::SUCCESS)
+            protocol::run(protocol::Protocol::Xboard, engine).map(|()| ExitCode::SUCCESS)
         }
         Some(Command::Perft(args)) => perft_cmd::run(args),
         Some(Command::Devices(args)) => devices_cmd::run(args),
         Some(Command::Bench(args)) => bench::run(args),
+        Some(Command::Benchsmp(args)) => benchsmp_cmd::run(args),
         Some(Command::Analyze(args)) => analyze_cmd::run(args),
         Some(Command::Epd(args)) => epd_cmd::run(args),
+        Some(Command::Selftest(args)) => selftest_cmd::run(args),
     };
     match result {
         Ok(code) => code,

@@ -3,6 +3,7 @@
 //! version 2), anything else is taken as UCI and answered as such, which suits people typing at
 //! a terminal. `kogge uci` and `kogge xboard` skip the guess.
 
+use crate::engine_backend::EngineSettings;
 use crate::output::Output;
 use crate::{uci, xboard};
 use anyhow::Result;
@@ -18,7 +19,7 @@ pub enum Protocol {
 }
 
 /// Runs the engine on stdin and stdout until `quit` or the end of input.
-pub fn run(protocol: Protocol) -> Result<()> {
+pub fn run(protocol: Protocol, settings: EngineSettings) -> Result<()> {
     // A `BufReader` of our own over `Stdin` (not a `StdinLock`) so that xboard can move the
     // reader to its input thread.
     let mut input: Box<dyn BufRead + Send> = Box::new(BufReader::new(io::stdin()));
@@ -40,8 +41,8 @@ pub fn run(protocol: Protocol) -> Result<()> {
         chosen => (chosen, None),
     };
     match protocol {
-        Protocol::Xboard => xboard::run(first, input, out),
-        Protocol::Uci | Protocol::Auto => uci::run(first, &mut *input, out),
+        Protocol::Xboard => xboard::run(first, input, out, settings),
+        Protocol::Uci | Protocol::Auto => uci::run(first, &mut *input, out, settings),
     }
 }
 

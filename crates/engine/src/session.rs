@@ -7,8 +7,11 @@
 //! Option changes that arrive meanwhile (`setoption`, `memory`, `cores`) are queued and applied
 //! before the next search, or as soon as the backend is free, in the order they came.
 
+use crate::engine_backend::{EngineBackend, EngineSettings};
+use crate::perft_backend::BackendChoice;
 use kogge_search::{GamePosition, InfoSink, Limits, SearchBackend, SearchControl, SearchResult};
 use kogge_search_cpu::CpuSearch;
+use kogge_search_gpu::ParallelMode;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::thread::JoinHandle;
 use std::time::Duration;
@@ -20,6 +23,14 @@ use std::time::Duration;
 pub trait Backend: SearchBackend {
     /// The latency to allow for between the engine and the clock (UCI `Move Overhead`).
     fn set_move_overhead(&mut self, overhead: Duration);
+    /// Finishes any set-up still running (a GPU kernel being built): `isready` waits for it.
+    fn prepare(&mut self) {}
+    /// The UCI option `Backend`.
+    fn set_backend_choice(&mut self, _choice: BackendChoice) {}
+    /// The UCI option `Workers` (GPU workers; 0 = the device's default).
+    fn set_workers(&mut self, _workers: usize) {}
+    /// The UCI option `GPU Parallel`.
+    fn set_parallel_mode(&mut self, _mode: ParallelMode) {}
 }
 
 impl Backend for CpuSearch {
@@ -59,9 +70,16 @@ impl Session {
         }
     }
 
-    /// The default engine: the CPU search with a 16 MiB table and one thread.
+    /// The CPU search with a 16 MiB table and one thread.
+    #[cfg(test)]
     pub fn cpu() -> Session {
         Session::new(Box::new(CpuSearch::new(16, 1)))
+    }
+
+    /// The engine as `settings` choose it (a GPU search, or the CPU's), with a 16 MiB table
+    /// and one CPU thread.
+    pub fn engine(settings: EngineSettings) -> Session {
+        Session::new(Box::new(EngineBackend::new(settings, 16, 1)))
     }
 
     /// The flags of the current (or next) search, for sinks that want to know whether the
@@ -157,6 +175,7 @@ fn apply(backend: &mut dyn Backend, pending: &Mutex<Vec<Change>>) {
     for change in changes {
         change(backend);
     }
+    backend.prepare();
 }
 
 #[cfg(test)]

@@ -6,6 +6,7 @@
 //! `flip` and `go perft N`. A command it cannot use — unknown, malformed, an illegal move, a bad
 //! option — is answered with an `info string` saying why, and the engine carries on.
 
+use crate::engine_backend::EngineSettings;
 use crate::game::{Game, line_text, playable};
 use crate::output::Output;
 use crate::protocol::read_line;
@@ -35,10 +36,15 @@ struct Uci {
 }
 
 /// Runs UCI until `quit` or the end of input; `first` is a command already read.
-pub fn run(first: Option<String>, input: &mut dyn BufRead, out: Output) -> Result<()> {
+pub fn run(
+    first: Option<String>,
+    input: &mut dyn BufRead,
+    out: Output,
+    settings: EngineSettings,
+) -> Result<()> {
     let mut uci = Uci {
         out,
-        session: Session::cpu(),
+        session: Session::engine(settings),
         game: Game::new(Board::startpos()),
         chess960: false,
         threads: 1,
@@ -144,6 +150,11 @@ impl Uci {
             // The GUI decides when to ponder (`go ponder`); the option only tells it we can.
             Change::Ponder(_) => {}
             Change::Chess960(on) => self.chess960 = on,
+            Change::Backend(choice) => self
+                .session
+                .configure(move |b| b.set_backend_choice(choice)),
+            Change::Workers(n) => self.session.configure(move |b| b.set_workers(n)),
+            Change::Parallel(mode) => self.session.configure(move |b| b.set_parallel_mode(mode)),
         }
         Ok(())
     }
@@ -343,7 +354,7 @@ mod tests {
         let captured = Captured::default();
         let out = Output::new(Box::new(captured.clone()));
         let mut input = script.as_bytes();
-        run(None, &mut input, out).expect("the session runs");
+        run(None, &mut input, out, EngineSettings::cpu()).expect("the session runs");
         captured.text()
     }
 

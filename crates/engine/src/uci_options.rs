@@ -2,8 +2,10 @@
 //! Names are matched without regard to case, as the UCI specification asks; values are checked
 //! against the option's type and range before anything changes.
 
+use crate::perft_backend::BackendChoice;
 use anyhow::{Result, bail};
 use kogge_search_cpu::{MAX_HASH_MB, MAX_THREADS};
+use kogge_search_gpu::ParallelMode;
 use std::time::Duration;
 
 /// The most principal variations `MultiPV` accepts.
@@ -16,9 +18,19 @@ pub const DEFAULT_MOVE_OVERHEAD_MS: i64 = 30;
 /// An option's type, default and range, as `uci` announces them.
 #[derive(Clone, Copy, Debug)]
 enum Kind {
-    Spin { default: i64, min: i64, max: i64 },
-    Check { default: bool },
+    Spin {
+        default: i64,
+        min: i64,
+        max: i64,
+    },
+    Check {
+        default: bool,
+    },
     Button,
+    Combo {
+        default: &'static str,
+        values: &'static [&'static str],
+    },
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -72,7 +84,32 @@ const OPTIONS: &[Spec] = &[
         name: "UCI_Chess960",
         kind: Kind::Check { default: false },
     },
+    Spec {
+        name: "Backend",
+        kind: Kind::Combo {
+            default: "auto",
+            values: &["auto", "cpu", "cuda", "opencl"],
+        },
+    },
+    Spec {
+        name: "Workers",
+        kind: Kind::Spin {
+            default: 0,
+            min: 0,
+            max: MAX_WORKERS,
+        },
+    },
+    Spec {
+        name: "GPU Parallel",
+        kind: Kind::Combo {
+            default: "lazy",
+            values: &["lazy", "rmo", "abdada"],
+        },
+    },
 ];
+
+/// The most GPU workers `Workers` accepts (0 = the device's default).
+pub const MAX_WORKERS: i64 = 16384;
 
 /// A checked `setoption`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -84,6 +121,9 @@ pub enum Change {
     MoveOverhead(Duration),
     ClearHash,
     Chess960(bool),
+    Backend(BackendChoice),
+    Workers(usize),
+    Parallel(ParallelMode),
 }
 
 /// The `option name … type …` lines of the `uci` answer.
@@ -99,6 +139,13 @@ pub fn option_lines() -> Vec<String> {
                 format!("option name {} type check default {default}", spec.name)
             }
             Kind::Button => format!("option name {} type button", spec.name),
+            Kind::Combo { default, values } => {
+                let vars: String = values.iter().map(|v| format!(" var {v}")).collect();
+                format!(
+                    "option name {} type combo default {default}{vars}",
+                    spec.name
+                )
+            }
         })
         .collect()
 }
@@ -136,6 +183,7 @@ pub fn parse_setoption(args: &str) -> Result<Change> {
                 "Hash" => Change::HashMb(n as usize),
                 "Threads" => Change::Threads(n as usize),
                 "MultiPV" => Change::MultiPv(n as usize),
+                "Workers" => Change::Workers(n as usize),
                 _ => Change::MoveOverhead(Duration::from_millis(n as u64)),
             })
         }
@@ -151,6 +199,19 @@ pub fn parse_setoption(args: &str) -> Result<Change> {
             })
         }
         Kind::Button => Ok(Change::ClearHash),
+        Kind::Combo { values, .. } => {
+            let text = value.unwrap_or("");
+            let Some(&chosen) = values.iter().find(|v| v.eq_ignore_ascii_case(text)) else {
+                bail!("option '{}' takes one of: {}", spec.name, values.join(", "));
+            };
+            Ok(match (spec.name, chosen) {
+                ("Backend", "cpu") => Change::Backend(BackendChoice::Cpu),
+                ("Backend", "cuda") => Change::Backend(BackendChoice::Cuda),
+                ("Backend", "opencl") => Change::Backend(BackendChoice::Opencl),
+                ("Backend", _) => Change::Backend(BackendChoice::Auto),
+                (_, mode) => Change::Parallel(ParallelMode::from_name(mode).unwrap_or_default()),
+            })
+        }
     }
 }
 

@@ -7,6 +7,7 @@
 //! thread sends when it ends. The search itself runs on the [`Session`]'s thread, so the protocol
 //! thread answers `ping` and `?` while it runs.
 
+use crate::engine_backend::EngineSettings;
 use crate::game::{Game, line_text, playable};
 use crate::output::Output;
 use crate::protocol::read_line;
@@ -81,7 +82,12 @@ struct Xboard {
 }
 
 /// Runs xboard until `quit` or the end of input; `first` is a command already read.
-pub fn run(first: Option<String>, mut input: Box<dyn BufRead + Send>, out: Output) -> Result<()> {
+pub fn run(
+    first: Option<String>,
+    mut input: Box<dyn BufRead + Send>,
+    out: Output,
+    settings: EngineSettings,
+) -> Result<()> {
     let (tx, rx) = mpsc::channel();
     if let Some(line) = first {
         let _ = tx.send(Event::Line(line));
@@ -101,18 +107,18 @@ pub fn run(first: Option<String>, mut input: Box<dyn BufRead + Send>, out: Outpu
             }
         }
     });
-    let mut xboard = Xboard::new(out, tx);
+    let mut xboard = Xboard::new(out, tx, settings);
     xboard.serve(&rx);
     xboard.abort();
     Ok(())
 }
 
 impl Xboard {
-    fn new(out: Output, events: Sender<Event>) -> Xboard {
+    fn new(out: Output, events: Sender<Event>, settings: EngineSettings) -> Xboard {
         Xboard {
             out,
             events,
-            session: Session::cpu(),
+            session: Session::engine(settings),
             game: Game::new(Board::startpos()),
             force: false,
             engine_color: Color::Black,
@@ -672,7 +678,7 @@ mod tests {
         let captured = Captured::default();
         let out = Output::new(Box::new(captured.clone()));
         let input: Box<dyn BufRead + Send> = Box::new(std::io::Cursor::new(script.to_string()));
-        run(None, input, out).expect("the session runs");
+        run(None, input, out, EngineSettings::cpu()).expect("the session runs");
         captured.text()
     }
 
@@ -715,7 +721,11 @@ mod tests {
         let board =
             Board::from_fen("1r2k1r1/8/8/8/8/8/PPPPPPPP/1R2K1R1 w GBgb - 0 1").expect("a FEN");
         let (tx, _rx) = mpsc::channel();
-        let mut xb = Xboard::new(Output::new(Box::new(Captured::default())), tx);
+        let mut xb = Xboard::new(
+            Output::new(Box::new(Captured::default())),
+            tx,
+            EngineSettings::cpu(),
+        );
         xb.chess960 = true;
         for (king_to, text) in [("g1", "O-O"), ("c1", "O-O-O")] {
             let castle = board

@@ -49,13 +49,21 @@ typedef u16 Move;
 #define MOVE_CASTLING 3u
 #define MOVE(from, to, kind, promo) ((Move)((from) | ((to) << 6) | ((kind) << 12) | ((promo) << 14)))
 
+/* HEAVY_FN marks the larger helpers. Inlined by default (perft wants every call inlined); a
+ * big kernel whose code would overflow the instruction cache (the search) defines it as
+ * NOINLINE_FN before this file, keeping one copy of each. */
+#ifndef HEAVY_FN
+#define HEAVY_FN DEVICE_FN
+#endif
+
 DEVICE_FN u64 bit(u32 sq) { return 1UL << sq; }
 DEVICE_FN u32 lsb(u64 b) { return (u32)CTZ64(b); }
 DEVICE_FN u32 popc(u64 b) { return (u32)POPCOUNT64(b); }
 
-DEVICE_FN void unpack_board(const GLOBAL PackedBoard *p, Board *b) {
-    u64 q0 = p->quad[0], q1 = p->quad[1], q2 = p->quad[2], q3 = p->quad[3];
-    u64 s = p->state;
+/* Unpacks a packed position held in private memory (any address space: copy it first). */
+DEVICE_FN void unpack_value(PackedBoard p, Board *b) {
+    u64 q0 = p.quad[0], q1 = p.quad[1], q2 = p.quad[2], q3 = p.quad[3];
+    u64 s = p.state;
     b->pieces[PAWN] = q0 & ~q1 & ~q2;
     b->pieces[KNIGHT] = ~q0 & q1 & ~q2;
     b->pieces[BISHOP] = q0 & q1 & ~q2;
@@ -73,29 +81,34 @@ DEVICE_FN void unpack_board(const GLOBAL PackedBoard *p, Board *b) {
     b->ep = (ep & NIBBLE_PRESENT) ? ((ep & 7u) + (b->side == 0 ? 40u : 16u)) : NO_SQUARE;
 }
 
+DEVICE_FN void unpack_board(const GLOBAL PackedBoard *p, Board *b) { unpack_value(*p, b); }
+
 /* Children written by the kernels carry no clocks (perft does not need them): half-move 0,
  * full-move 1. */
-DEVICE_FN void pack_board(const Board *b, GLOBAL PackedBoard *p) {
-    u64 q[4] = {0, 0, 0, 0};
+DEVICE_FN PackedBoard pack_value(const Board *b) {
+    PackedBoard p;
+    u64 q[3] = {0, 0, 0};
     for (u32 t = 0; t < 6; t++) {
         u64 code = t + 1;
         if (code & 1) q[0] |= b->pieces[t];
         if (code & 2) q[1] |= b->pieces[t];
         if (code & 4) q[2] |= b->pieces[t];
     }
-    q[3] = b->colors[1];
     u64 s = (u64)b->side << STATE_SIDE_SHIFT;
     for (u32 slot = 0; slot < 4; slot++)
         if (b->castle[slot] != NO_FILE)
             s |= (u64)(NIBBLE_PRESENT | b->castle[slot]) << (STATE_CASTLING_SHIFT + 4 * slot);
     if (b->ep != NO_SQUARE) s |= (u64)(NIBBLE_PRESENT | (b->ep & 7u)) << STATE_EP_SHIFT;
     s |= 1UL << 37; /* full-move number 1 */
-    p->quad[0] = q[0];
-    p->quad[1] = q[1];
-    p->quad[2] = q[2];
-    p->quad[3] = q[3];
-    p->state = s;
+    p.quad[0] = q[0];
+    p.quad[1] = q[1];
+    p.quad[2] = q[2];
+    p.quad[3] = b->colors[1];
+    p.state = s;
+    return p;
 }
+
+DEVICE_FN void pack_board(const Board *b, GLOBAL PackedBoard *p) { *p = pack_value(b); }
 
 /* ---- Attacks without tables ------------------------------------------------------------------
  * Kogge-Stone occluded fills: the squares reached from the set `g` sliding one way through the
@@ -167,7 +180,7 @@ DEVICE_FN u64 pawn_attacks(u32 c, u64 b) {
 }
 
 /* Every square colour `by` attacks, with `occ` as the blockers. */
-DEVICE_FN u64 attacked_squares(const Board *b, u32 by, u64 occ) {
+HEAVY_FN u64 attacked_squares(const Board *b, u32 by, u64 occ) {
     u64 them = b->colors[by];
     u64 empty = ~occ;
     u64 orth = (b->pieces[ROOK] | b->pieces[QUEEN]) & them;
@@ -200,7 +213,7 @@ DEVICE_FN void clear_castling_on(Board *b, u32 sq) {
     }
 }
 
-DEVICE_FN void make_move(Board *b, Move m) {
+HEAVY_FN void make_move(Board *b, Move m) {
     u32 from = m & 63u, to = (m >> 6) & 63u, kind = (m >> 12) & 3u;
     u32 us = b->side, them = us ^ 1u;
     u64 fb = bit(from), tb = bit(to);

@@ -14,7 +14,7 @@ typedef struct {
     u32 checks;    /* number of checkers, 0 to 2 */
 } Masks;
 
-DEVICE_FN void prepare(const Board *b, Masks *m) {
+HEAVY_FN void prepare(const Board *b, Masks *m) {
     u32 side = b->side, opp = side ^ 1u;
     m->us = b->colors[side];
     m->them = b->colors[opp];
@@ -57,7 +57,7 @@ DEVICE_FN void prepare(const Board *b, Masks *m) {
 
 /* Whether the side to move may castle with the rook in `slot` (Chess960 rules; standard chess
  * is the special case). Not called in check. */
-DEVICE_FN int can_castle(const Board *b, const Masks *m, u32 slot) {
+HEAVY_FN int can_castle(const Board *b, const Masks *m, u32 slot) {
     u32 file = b->castle[slot];
     if (file == NO_FILE) return 0;
     u32 base = b->side ? 56u : 0u;

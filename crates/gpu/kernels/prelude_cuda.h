@@ -14,6 +14,7 @@ typedef long long i64;
 typedef unsigned int u32;
 typedef int i32;
 typedef unsigned short u16;
+typedef short i16;
 typedef unsigned char u8;
 
 // A 64-bit unsigned constant: U64_C(0x8100000000000081).
@@ -34,6 +35,10 @@ typedef unsigned char u8;
 #define CONSTANT_PTR
 // A helper function, always inlined.
 #define DEVICE_FN __device__ __forceinline__
+// A helper function kept out of line: one copy of a large body called from several places, so
+// that a big kernel's code fits the instruction cache. Costs a call and, for pointer arguments
+// to private data, stack traffic.
+#define NOINLINE_FN __device__ __noinline__
 
 // ---- Thread indices (1-D launches only), all u32 ------------------------------------------------
 #define GLOBAL_ID() ((u32)(blockIdx.x * blockDim.x + threadIdx.x))

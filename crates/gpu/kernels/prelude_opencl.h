@@ -13,6 +13,7 @@ typedef long i64;
 typedef uint u32;
 typedef int i32;
 typedef ushort u16;
+typedef short i16;
 typedef uchar u8;
 
 // OpenCL's long is 64 bits; C99's ULL suffix is not part of OpenCL C.
@@ -29,6 +30,9 @@ typedef uchar u8;
 // `static`: plain C99 `inline` leaves no out-of-line definition, which fails to link wherever the
 // compiler decides not to inline.
 #define DEVICE_FN static inline
+// Kept out of line (see prelude_cuda.h). A Clang attribute, which the OpenCL compilers Kogge
+// runs on (PoCL, NVIDIA's) accept.
+#define NOINLINE_FN static __attribute__((noinline))
 
 // ---- Thread indices (1-D launches only), all u32 ------------------------------------------------
 #define GLOBAL_ID() ((u32)get_global_id(0))

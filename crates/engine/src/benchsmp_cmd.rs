@@ -1,0 +1,182 @@
+//! `kogge benchsmp`: how the GPU search scales with workers, as Zeta's `benchsmp` shows it. For
+//! each worker count (1, 2, 4, … by default) every position is searched to a fixed depth from a
+//! fresh table; the table gives nodes per second and time to depth, and both as speedups over
+//! the first row. One kernel build serves every row: the workers are allocated once for the
+//! largest count and fewer are launched.
+
+use crate::bench::POSITIONS;
+use anyhow::{Context, Result, bail};
+use clap::Args;
+use kogge_chess::Board;
+use kogge_gpu::{BackendKind, choose, list_devices};
+use kogge_search::{GamePosition, Limits, SearchControl};
+use kogge_search_gpu::{GpuSearch, GpuSearchOptions, ParallelMode, iterative_deepening};
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+#[derive(Args, Debug)]
+pub struct BenchSmpArgs {
+    /// GPU backend: cuda or opencl (default: the best device there is).
+    #[arg(long, value_parser = ["cuda", "opencl"])]
+    pub backend: Option<String>,
+
+    /// Which device of the backend, as `kogge devices` numbers them.
+    #[arg(long, value_name = "N")]
+    pub device: Option<usize>,
+
+    /// Depth of every search.
+    #[arg(long, default_value_t = 8)]
+    pub depth: u32,
+
+    /// Worker counts, comma-separated [default: 1, 2, 4, … up to the device's default].
+    #[arg(long, value_name = "LIST", value_delimiter = ',')]
+    pub workers: Vec<usize>,
+
+    /// Positions: `start` (the start position) or `bench` (the first N of `kogge bench`'s).
+    #[arg(long, default_value = "start")]
+    pub positions: String,
+
+    /// With `--positions bench`: how many.
+    #[arg(long, default_value_t = 8)]
+    pub count: usize,
+
+    /// Transposition table size in MiB.
+    #[arg(long, default_value_t = 256)]
+    pub hash: usize,
+
+    /// How workers share the search: lazy, rmo or abdada.
+    #[arg(long, default_value = "lazy", value_parser = ["lazy", "rmo", "abdada"])]
+    pub mode: String,
+
+    /// Print one JSON object per row instead of the table.
+    #[arg(long)]
+    pub json: bool,
+}
+
+struct Row {
+    workers: usize,
+    nodes: u64,
+    time: Duration,
+}
+
+pub fn run(args: &BenchSmpArgs) -> Result<ExitCode> {
+    let kind = match args.backend.as_deref() {
+        Some("cuda") => Some(BackendKind::Cuda),
+        Some("opencl") => Some(BackendKind::OpenCl),
+        _ => None,
+    };
+    let info = choose(&list_devices(), kind, args.device).context("no GPU device")?;
+    let positions: Vec<Board> = match args.positions.as_str() {
+        "start" => vec![Board::startpos()],
+        "bench" => POSITIONS
+            .iter()
+            .take(args.count.max(1))
+            .map(|(fen, _)| Board::from_fen(fen).context("bench position"))
+            .collect::<Result<_>>()?,
+        other => bail!("unknown --positions '{other}' (expected start or bench)"),
+    };
+    let default = GpuSearchOptions::for_device(&info);
+    let counts: Vec<usize> = if args.workers.is_empty() {
+        std::iter::successors(Some(1usize), |n| Some(n * 2))
+            .take_while(|&n| n <= default.workers)
+            .chain((!default.workers.is_power_of_two()).then_some(default.workers))
+            .collect()
+    } else {
+        args.workers.clone()
+    };
+    if counts.contains(&0) {
+        bail!("a worker count must be at least 1");
+    }
+    let most = counts.iter().copied().max().unwrap_or(1);
+    let options = GpuSearchOptions {
+        workers: most,
+        hash_mb: args.hash,
+        mode: ParallelMode::from_name(&args.mode).unwrap_or_default(),
+    };
+    let mut gpu =
+        GpuSearch::open(&info, options).with_context(|| format!("opening {}", info.name))?;
+    if !args.json {
+        println!(
+            "{} ({}), depth {}, {} position(s), mode {}",
+            info.name,
+            info.backend,
+            args.depth,
+            positions.len(),
+            args.mode
+        );
+        println!(
+            "{:>8} {:>14} {:>10} {:>14} {:>12} {:>12}",
+            "workers", "nodes", "time s", "nodes/s", "nps speedup", "ttd speedup"
+        );
+    }
+    // A first search outside the table: drivers that compile or load lazily (PoCL builds the
+    // kernel at its first launch) would otherwise charge that to the first row.
+    gpu.set_active_workers(1);
+    let warm = Board::startpos();
+    let legal: Vec<_> = warm.legal_moves().iter().copied().collect();
+    iterative_deepening(
+        &mut gpu,
+        &GamePosition::new(warm),
+        &Limits::depth(1),
+        &SearchControl::new(),
+        &(),
+        &legal,
+        Instant::now(),
+        Duration::ZERO,
+    )
+    .context("GPU search")?;
+    let mut rows: Vec<Row> = Vec::new();
+    for &workers in &counts {
+        gpu.set_active_workers(workers);
+        let mut row = Row {
+            workers,
+            nodes: 0,
+            time: Duration::ZERO,
+        };
+        for board in &positions {
+            gpu.clear().context("clearing the table")?;
+            let position = GamePosition::new(*board);
+            let legal: Vec<_> = board.legal_moves().iter().copied().collect();
+            let start = Instant::now();
+            let result = iterative_deepening(
+                &mut gpu,
+                &position,
+                &Limits::depth(args.depth),
+                &SearchControl::new(),
+                &(),
+                &legal,
+                start,
+                Duration::ZERO,
+            )
+            .context("GPU search")?;
+            row.time += start.elapsed();
+            row.nodes += result.nodes;
+        }
+        print_row(&row, rows.first(), args.json);
+        rows.push(row);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn print_row(row: &Row, first: Option<&Row>, json: bool) {
+    let secs = row.time.as_secs_f64().max(1e-9);
+    let nps = row.nodes as f64 / secs;
+    let (nps_up, ttd_up) = match first {
+        Some(f) => {
+            let f_secs = f.time.as_secs_f64().max(1e-9);
+            (nps / (f.nodes as f64 / f_secs), f_secs / secs)
+        }
+        None => (1.0, 1.0),
+    };
+    if json {
+        println!(
+            "{{\"workers\":{},\"nodes\":{},\"seconds\":{:.4},\"nps\":{:.0},\"nps_speedup\":{:.2},\"ttd_speedup\":{:.2}}}",
+            row.workers, row.nodes, secs, nps, nps_up, ttd_up
+        );
+    } else {
+        println!(
+            "{:>8} {:>14} {:>10.3} {:>14.0} {:>12.2} {:>12.2}",
+            row.workers, row.nodes, secs, nps, nps_up, ttd_up
+        );
+    }
+}

@@ -1,0 +1,988 @@
+/* search.cl: the GPU search. One worker is one work-group of WORKER_LANES (32) work-items, the
+ * lanes of one warp, cooperating on one node at a time: move generation (one piece per lane, a
+ * prefix sum placing each lane's moves), move ordering (each lane scores its own moves, then a
+ * rank sort), and the evaluation (eval.h). The alpha-beta itself is iterative: an explicit stack
+ * of frames in local (shared) memory, walked by a state machine with the same numbered steps as
+ * crates/search-cpu/src/pvs.rs.
+ *
+ * Needs, before it: board.h, movegen.h, the generated tables (ZOBRIST_*, LMR, search constants,
+ * evaluation weights) and eval.h.
+ *
+ * # Uniform control
+ * Every lane runs the same control code on the same values: the frame being searched, the board,
+ * the key are private copies, identical in every lane, so branches never diverge and every
+ * BARRIER() is reached by the whole work-group. Shared state follows one rule, so that it is also
+ * correct where the lanes of a group run one after another between barriers (PoCL on a CPU):
+ * only lane 0 writes it, between two barriers, and the others read it after the second one.
+ * Values read from global memory that other workers change (the transposition table, the flags)
+ * are read by lane 0 and broadcast the same way, so every lane sees the same value.
+ *
+ * # Slices
+ * A launch runs every worker for at most `slice_nodes` nodes; a worker then copies its stack to
+ * global memory and the next launch resumes it. The host looks at the clock and the stop flag
+ * between launches: no host-device traffic during a launch, kernels short enough for any driver
+ * watchdog, and the same code path on every backend. */
+
+#define INF 32001
+#define MATE 32000
+#define MATE_BOUND (MATE - 2 * GPU_MAX_PLY)
+#define MAX_MOVES 256
+
+/* ---- Frames -----------------------------------------------------------------------------------
+ * One node being searched. The current node's frame lives in private memory (registers); its
+ * ancestors' frames are spilled to the shared stack on the way down. */
+typedef struct {
+    i32 alpha, beta, depth, best;
+    i32 alpha_orig, static_eval;
+    u32 best_move, tt_move;
+    u32 n_moves, next, legal;
+    u32 flags;
+    u32 move;       /* the child being searched */
+    u32 step;       /* which search of that child is running (STEP_*) */
+    i32 child_depth; /* the child's depth before reduction, for re-searches */
+    u32 halfmove;   /* plies since the last capture or pawn move */
+    u32 pv_len;
+    u32 quiets;     /* quiet moves searched, for late-move pruning */
+    u32 deferred_count, deferred_done; /* ABDADA: moves put off, and taken up again */
+    u64 deferred;   /* their list indices, a byte each */
+} Frame;
+
+#define MAX_DEFERRED 8u
+
+#define FLAG_PV 1u
+#define FLAG_IN_CHECK 2u
+#define FLAG_NULL 4u      /* reached by a null move: no second one in a row */
+#define FLAG_QS 8u        /* a quiescence node */
+#define FLAG_CLAIMED 16u  /* ABDADA: this node is marked busy in the table, by this worker */
+
+#define STEP_FULL 0u      /* the first move, full window */
+#define STEP_REDUCED 1u   /* null window, reduced depth */
+#define STEP_ZW 2u        /* null window, full depth */
+#define STEP_PV 3u        /* the re-search of a PV node's move with the full window */
+#define STEP_NULL 4u      /* the null-move search */
+
+/* ---- Transposition table ----------------------------------------------------------------------
+ * Buckets of four 16-byte entries, shared by every worker, written without locks: `check` is
+ * key ^ data, so a torn entry (two workers writing at once) fails the check and reads as a miss.
+ * data: move 0..15 | score 16..31 | static eval 32..47 | depth 48..55 | bound 56..57 |
+ * generation 58..63. */
+typedef struct {
+    u64 check;
+    u64 data;
+} TTEntry;
+
+#define TT_BUCKET 4u
+#define BOUND_UPPER 1u
+#define BOUND_LOWER 2u
+#define BOUND_EXACT 3u
+
+/* ---- Host interface (mirrored in crates/search-gpu/src/layout.rs) ---------------------------- */
+typedef struct {
+    PackedBoard root;
+    u64 root_key;
+    i32 alpha, beta, depth;
+    u32 root_halfmove;
+    u32 history_len;  /* game keys before the root, oldest first */
+    u32 slice_nodes;  /* node budget per worker per launch */
+    u32 start;        /* 1: every worker starts at the root; 0: resume */
+    u32 generation;   /* transposition table age, 0..63 */
+    u32 tt_buckets_log2;
+    u32 workers;
+    u32 mode;         /* MODE_* */
+    u32 pad;
+} SearchParams;
+
+#define MODE_LAZY 0u
+#define MODE_RMO 1u
+#define MODE_ABDADA 2u
+
+/* ABDADA: positions being searched, by key (`busy[key & (BUSY_ENTRIES - 1)] == key`), so that
+ * another worker reaching one as a younger brother puts it off and searches its other moves
+ * first. Only nodes this deep are marked: the table traffic would cost more than it saves below. */
+#define BUSY_ENTRIES 65536u
+#define ABDADA_MIN_DEPTH 3
+
+typedef struct {
+    u32 status;       /* STATUS_* */
+    i32 score;
+    u32 best_move;
+    u32 depth;        /* the depth this worker searched */
+    u64 nodes;        /* nodes searched since the search started */
+    u32 seldepth;
+    u32 pv_len;
+    u16 pv[GPU_MAX_PLY];
+} WorkerResult;
+
+#define STATUS_RUNNING 0u /* suspended at the end of a slice, resumes at the next launch */
+#define STATUS_DONE 1u    /* finished the iteration: score, best move and PV are valid */
+#define STATUS_IDLE 2u    /* stopped because another worker finished the iteration */
+
+/* control[0]: set by the first worker to finish the iteration; the others stop. */
+#define CONTROL_DONE 0
+
+/* ---- The shared stack of one worker ------------------------------------------------------------ */
+typedef struct {
+    Frame frames[GPU_MAX_PLY];      /* ancestors' frames */
+    PackedBoard boards[GPU_MAX_PLY];/* the position at each ply */
+    u64 keys[GPU_MAX_PLY];          /* its Zobrist key */
+    u32 killers[2 * GPU_MAX_PLY];
+    Frame current;                  /* the node about to be entered, across a slice boundary */
+    u32 ply;
+    u32 seldepth;
+    u64 nodes;
+} WorkerStack;
+
+/* What lane 0 read from global memory, for every lane. */
+typedef struct {
+    u64 tt_data;
+    u32 tt_hit;
+    u32 done;
+    u32 busy;         /* ABDADA: another worker is searching this node */
+} Broadcast;
+
+/* ---- Keys ------------------------------------------------------------------------------------ */
+DEVICE_FN u64 piece_key(u32 color, u32 type, u32 sq) { return ZOBRIST_PIECES[(color * 6u + type) * 64u + sq]; }
+
+DEVICE_FN u64 castling_key(const Board *b) {
+    u64 k = 0;
+    for (u32 slot = 0; slot < 4; slot++)
+        if (b->castle[slot] != NO_FILE) k ^= ZOBRIST_CASTLING[(slot >> 1) * 8u + b->castle[slot]];
+    return k;
+}
+
+/* The key of `after` = `before` with move m played, from before's key: the pieces that moved,
+ * the castling rights and en-passant square that changed, the side. As Board::play does. */
+NOINLINE_FN u64 key_after(const Board *before, const Board *after, u64 key, Move m) {
+    u32 from = m & 63u, to = (m >> 6) & 63u, kind = (m >> 12) & 3u;
+    u32 us = before->side, them = us ^ 1u;
+    if (before->ep != NO_SQUARE) key ^= ZOBRIST_EP[before->ep & 7u];
+    if (after->ep != NO_SQUARE) key ^= ZOBRIST_EP[after->ep & 7u];
+    key ^= castling_key(before) ^ castling_key(after);
+    key ^= ZOBRIST_SIDE;
+    if (kind == MOVE_CASTLING) {
+        u32 base = us ? 56u : 0u;
+        u32 king_side = to > from;
+        key ^= piece_key(us, KING, from) ^ piece_key(us, KING, base + (king_side ? 6u : 2u));
+        key ^= piece_key(us, ROOK, to) ^ piece_key(us, ROOK, base + (king_side ? 5u : 3u));
+        return key;
+    }
+    u32 moving = piece_type_on(before, bit(from));
+    if (kind == MOVE_EN_PASSANT) {
+        key ^= piece_key(them, PAWN, to ^ 8u);
+    } else if (before->colors[them] & bit(to)) {
+        key ^= piece_key(them, piece_type_on(before, bit(to)), to);
+    }
+    u32 placed = kind == MOVE_PROMOTION ? 1u + ((m >> 14) & 3u) : moving;
+    return key ^ piece_key(us, moving, from) ^ piece_key(us, placed, to);
+}
+
+/* ---- Small chess helpers --------------------------------------------------------------------- */
+NOINLINE_FN int king_in_check(const Board *b) {
+    u32 us = b->side, them = us ^ 1u;
+    u64 king = b->pieces[KING] & b->colors[us];
+    u64 occ = b->colors[0] | b->colors[1];
+    u64 t = b->colors[them];
+    u64 orth = (b->pieces[ROOK] | b->pieces[QUEEN]) & t;
+    u64 diag = (b->pieces[BISHOP] | b->pieces[QUEEN]) & t;
+    if ((knight_attacks(king) & b->pieces[KNIGHT] & t) | (pawn_attacks(us, king) & b->pieces[PAWN] & t))
+        return 1;
+    if (orth && (rook_attacks(king, ~occ) & orth)) return 1;
+    return diag && (bishop_attacks(king, ~occ) & diag);
+}
+
+DEVICE_FN int has_non_pawn_material(const Board *b) {
+    u64 us = b->colors[b->side];
+    return ((b->pieces[KNIGHT] | b->pieces[BISHOP] | b->pieces[ROOK] | b->pieces[QUEEN]) & us) != 0;
+}
+
+/* No side can mate: bare kings, or one minor piece on the board. As kogge_search_cpu's
+ * insufficient_material. */
+DEVICE_FN int insufficient_material(const Board *b) {
+    if (b->pieces[PAWN] | b->pieces[ROOK] | b->pieces[QUEEN]) return 0;
+    return popc(b->pieces[KNIGHT] | b->pieces[BISHOP]) <= 1;
+}
+
+/* The fifty-move counter after move m: reset by a capture or a pawn move. */
+DEVICE_FN u32 halfmove_after(const Board *b, Move m, u32 halfmove) {
+    u32 from = m & 63u, to = (m >> 6) & 63u, kind = (m >> 12) & 3u;
+    u32 capture = kind == MOVE_EN_PASSANT || (kind != MOVE_CASTLING && (b->colors[b->side ^ 1u] & bit(to)));
+    return (capture || (b->pieces[PAWN] & bit(from))) ? 0u : halfmove + 1u;
+}
+
+/* Piece values for move ordering (MVV-LVA) and delta pruning. */
+DEVICE_FN i32 order_value(u32 type) {
+    switch (type) {
+    case PAWN: return 100;
+    case KNIGHT: return 320;
+    case BISHOP: return 330;
+    case ROOK: return 500;
+    case QUEEN: return 900;
+    default: return 0;
+    }
+}
+
+/* ---- Cooperative move generation --------------------------------------------------------------
+ * Lane i (< 16) takes our i-th piece (in square order) and finds its legal destinations with the
+ * masks of movegen.h; a prefix sum over the lanes' counts places every lane's moves; each lane
+ * scores its own moves; a rank sort writes the list best first to `out`. Returns the number of
+ * moves, the same in every lane. In quiescence (`captures_only`) only captures and queen
+ * promotions are generated, unless in check: then every evasion. */
+
+#define SCORE_TT 32767
+#define SCORE_PROMOTION 26000
+#define SCORE_CAPTURE 20000
+#define SCORE_KILLER1 19000
+#define SCORE_KILLER2 18999
+#define SCORE_UNDERPROMOTION (-30000)
+
+DEVICE_FN u32 xorshift32(u32 x) {
+    x ^= x << 13;
+    x ^= x >> 17;
+    x ^= x << 5;
+    return x;
+}
+
+NOINLINE_FN i32 score_move(const Board *b, Move m, u32 tt_move, u32 k1, u32 k2, const GLOBAL i32 *history,
+                         u32 randomize) {
+    if (m == tt_move) return SCORE_TT;
+    u32 from = m & 63u, to = (m >> 6) & 63u, kind = (m >> 12) & 3u;
+    u32 them = b->side ^ 1u;
+    if (kind == MOVE_PROMOTION) {
+        if (((m >> 14) & 3u) != 3u) return SCORE_UNDERPROMOTION;
+        u32 victim = (b->colors[them] & bit(to)) ? piece_type_on(b, bit(to)) : 0u;
+        return SCORE_PROMOTION + order_value(victim) / 10;
+    }
+    if (kind == MOVE_EN_PASSANT) return SCORE_CAPTURE + 100 - PAWN;
+    if (kind != MOVE_CASTLING && (b->colors[them] & bit(to))) {
+        u32 victim = piece_type_on(b, bit(to)), attacker = piece_type_on(b, bit(from));
+        return SCORE_CAPTURE + order_value(victim) - (i32)attacker;
+    }
+    if (m == k1) return SCORE_KILLER1;
+    if (m == k2) return SCORE_KILLER2;
+    if (randomize) return (i32)(xorshift32(randomize ^ (m * 2654435761u)) & 8191u) - 4096;
+    return history[(b->side * 64u + from) * 64u + to] / 2;
+}
+
+DEVICE_FN u32 gen_sorted(const Board *b, u32 lane, int captures_only, u32 tt_move, u32 k1, u32 k2,
+                         const GLOBAL i32 *history, u32 randomize, LOCAL_PTR u32 *keys,
+                         LOCAL_PTR u32 *lane_counts, GLOBAL u32 *out) {
+    Masks m;
+    prepare(b, &m);
+    if (m.checks) captures_only = 0;
+    u64 target = ~m.us & m.checkmask;
+    if (captures_only) target &= m.them;
+    u64 last = b->side ? RANK_1 : RANK_8;
+
+    /* This lane's piece. */
+    u64 mine = m.us;
+    for (u32 i = 0; i < lane && mine; i++) mine &= mine - 1;
+    u32 from = mine ? lsb(mine) : 64u;
+    u64 fb = mine ? bit(from) : 0;
+    u32 type = mine ? piece_type_on(b, fb) : 6u;
+    u64 to = 0;       /* ordinary destinations */
+    u64 promo_to = 0; /* pawn destinations on the last rank */
+    u32 ep = 0, castles = 0;
+    if (lane >= 16u || !mine) {
+    } else if (type == KING) {
+        to = m.king_to & (captures_only ? m.them : ~0UL);
+        if (m.checks == 0 && !captures_only) {
+            u32 slot = 2u * b->side;
+            castles = (u32)can_castle(b, &m, slot) | ((u32)can_castle(b, &m, slot + 1u) << 1);
+        }
+    } else if (m.checks > 1) {
+    } else if (type == KNIGHT) {
+        if (!(fb & (m.pin_hv | m.pin_diag))) to = knight_attacks(fb) & target;
+    } else if (type == PAWN) {
+        u64 t = 0;
+        if (!(fb & m.pin_diag)) {
+            u64 single = (b->side ? fb >> 8 : fb << 8) & m.empty;
+            u64 dbl = (b->side ? (single & RANK_6) >> 8 : (single & RANK_3) << 8) & m.empty;
+            t |= single | dbl;
+            if (fb & m.pin_hv) t &= m.pin_hv;
+        }
+        if (!(fb & m.pin_hv)) {
+            u64 takes = pawn_attacks(b->side, fb) & m.them;
+            if (fb & m.pin_diag) takes &= m.pin_diag;
+            t |= takes;
+        }
+        t &= m.checkmask;
+        promo_to = t & last;
+        to = t & ~last;
+        if (captures_only) to &= m.them;
+        if (b->ep != NO_SQUARE && (pawn_attacks(b->side, fb) & bit(b->ep))) ep = (u32)ep_is_legal(b, &m, from);
+    } else {
+        u64 t = 0;
+        if (type != BISHOP && !(fb & m.pin_diag)) {
+            u64 r = rook_attacks(fb, m.empty) & target;
+            if (fb & m.pin_hv) r &= m.pin_hv;
+            t |= r;
+        }
+        if (type != ROOK && !(fb & m.pin_hv)) {
+            u64 d = bishop_attacks(fb, m.empty) & target;
+            if (fb & m.pin_diag) d &= m.pin_diag;
+            t |= d;
+        }
+        to = t;
+    }
+    u32 per_promo = captures_only ? 1u : 4u;
+    u32 count = popc(to) + per_promo * popc(promo_to) + ep + popc((u64)castles);
+
+    lane_counts[lane] = count;
+    BARRIER();
+    u32 offset = 0, total = 0;
+    for (u32 i = 0; i < WORKER_LANES; i++) {
+        u32 c = lane_counts[i];
+        offset += i < lane ? c : 0u;
+        total += c;
+    }
+    /* Each lane writes its moves, as sort keys: score in the high half, move in the low. */
+    u32 at = offset;
+    for (u64 t = to; t; t &= t - 1) {
+        Move mv = MOVE(from, lsb(t), MOVE_NORMAL, 0u);
+        keys[at++] = ((u32)(score_move(b, mv, tt_move, k1, k2, history, randomize) + 32768) << 16) | mv;
+    }
+    for (u64 t = promo_to; t; t &= t - 1) {
+        for (u32 p = 0; p < per_promo; p++) {
+            Move mv = MOVE(from, lsb(t), MOVE_PROMOTION, 3u - p);
+            keys[at++] = ((u32)(score_move(b, mv, tt_move, k1, k2, history, randomize) + 32768) << 16) | mv;
+        }
+    }
+    if (ep) {
+        Move mv = MOVE(from, b->ep, MOVE_EN_PASSANT, 0u);
+        keys[at++] = ((u32)(score_move(b, mv, tt_move, k1, k2, history, randomize) + 32768) << 16) | mv;
+    }
+    for (u32 w = 0; w < 2; w++) {
+        if (!(castles & (1u << w))) continue;
+        u32 base = b->side ? 56u : 0u;
+        Move mv = MOVE(from, base + b->castle[2u * b->side + w], MOVE_CASTLING, 0u);
+        keys[at++] = ((u32)(score_move(b, mv, tt_move, k1, k2, history, randomize) + 32768) << 16) | mv;
+    }
+    BARRIER();
+    /* Rank sort, best first: keys are distinct (the moves are), so ranks are too. */
+    for (u32 i = lane; i < total; i += WORKER_LANES) {
+        u32 k = keys[i], rank = 0;
+        for (u32 j = 0; j < total; j++) rank += keys[j] > k;
+        out[rank] = k;
+    }
+    BARRIER();
+    return total;
+}
+
+/* ---- Transposition table --------------------------------------------------------------------- */
+DEVICE_FN i32 score_to_tt(i32 s, u32 ply) {
+    if (s >= MATE_BOUND) return s + (i32)ply;
+    if (s <= -MATE_BOUND) return s - (i32)ply;
+    return s;
+}
+
+DEVICE_FN i32 score_from_tt(i32 s, u32 ply) {
+    if (s >= MATE_BOUND) return s - (i32)ply;
+    if (s <= -MATE_BOUND) return s + (i32)ply;
+    return s;
+}
+
+DEVICE_FN u32 tt_move_of(u64 d) { return (u32)(d & 0xffffu); }
+DEVICE_FN i32 tt_score_of(u64 d) { return (i32)(i16)(u16)(d >> 16); }
+DEVICE_FN i32 tt_eval_of(u64 d) { return (i32)(i16)(u16)(d >> 32); }
+DEVICE_FN i32 tt_depth_of(u64 d) { return (i32)((d >> 48) & 0xffu); }
+DEVICE_FN u32 tt_bound_of(u64 d) { return (u32)((d >> 56) & 3u); }
+
+/* Lane 0 only. */
+DEVICE_FN u32 tt_probe(const GLOBAL TTEntry *tt, u32 log2, u64 key, u64 *data) {
+    const GLOBAL TTEntry *bucket = tt + ((key & ((1UL << log2) - 1)) * TT_BUCKET);
+    for (u32 i = 0; i < TT_BUCKET; i++) {
+        u64 c = bucket[i].check, d = bucket[i].data;
+        if ((c ^ d) == key && d != 0) {
+            *data = d;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Lane 0 only. Replaces the entry of the same position, else the one least worth keeping
+ * (shallow, or from an older search). */
+NOINLINE_FN void tt_store(GLOBAL TTEntry *tt, u32 log2, u64 key, u32 move, i32 score, i32 eval, i32 depth, u32 bound,
+                        u32 generation) {
+    GLOBAL TTEntry *bucket = tt + ((key & ((1UL << log2) - 1)) * TT_BUCKET);
+    u32 slot = 0;
+    i32 worst = 1 << 30;
+    for (u32 i = 0; i < TT_BUCKET; i++) {
+        u64 c = bucket[i].check, d = bucket[i].data;
+        if ((c ^ d) == key) {
+            if (move == 0) move = tt_move_of(d);
+            if (bound != BOUND_EXACT && depth + 2 < tt_depth_of(d) && (u32)(d >> 58) == generation) return;
+            slot = i;
+            break;
+        }
+        i32 value = tt_depth_of(d) - (((u32)(d >> 58) == generation) ? 0 : 64);
+        if (d == 0) value = -1000;
+        if (value < worst) {
+            worst = value;
+            slot = i;
+        }
+    }
+    if (depth < 0) depth = 0;
+    if (depth > 255) depth = 255;
+    u64 d = (u64)(move & 0xffffu) | ((u64)(u16)(i16)score << 16) | ((u64)(u16)(i16)eval << 32) |
+            ((u64)depth << 48) | ((u64)bound << 56) | ((u64)(generation & 63u) << 58);
+    bucket[slot].data = d;
+    bucket[slot].check = key ^ d;
+}
+
+/* ---- Draws ------------------------------------------------------------------------------------ */
+/* A repetition of an earlier position since the last irreversible move, in the search (keys of
+ * the shared stack) or in the game before the root. */
+DEVICE_FN int is_repetition(LOCAL_PTR WorkerStack *s, u32 ply, u64 key, u32 halfmove, const GLOBAL u64 *game_keys,
+                            u32 history_len) {
+    for (u32 d = 4; d <= halfmove; d += 2) {
+        if (d <= ply) {
+            if (s->keys[ply - d] == key) return 1;
+        } else {
+            u32 back = d - ply; /* 1 = the position just before the root */
+            if (back > history_len) return 0;
+            if (game_keys[history_len - back] == key) return 1;
+        }
+    }
+    return 0;
+}
+
+/* ---- The search --------------------------------------------------------------------------------
+ * States of the machine. */
+#define STATE_ENTER 0u   /* a new node: frame, board and key set, the table probed */
+#define STATE_EVAL 1u    /* the static evaluation is in `eval_result` */
+#define STATE_MOVES 2u   /* the move list is generated */
+#define STATE_NEXT 3u    /* try the next move */
+#define STATE_RETURN 4u  /* the node is done with value `ret` */
+
+/* What the next cooperative step of the loop is. */
+#define NEED_NONE 0u
+#define NEED_SYNC 1u     /* write the shared stack, probe the table, read the flags */
+#define NEED_EVAL 2u
+#define NEED_GEN 3u
+
+DEVICE_FN Frame child_frame(i32 alpha, i32 beta, i32 depth, u32 flags, u32 halfmove) {
+    Frame c;
+    c.alpha = alpha;
+    c.beta = beta;
+    c.depth = depth;
+    c.best = -INF;
+    c.alpha_orig = alpha;
+    c.static_eval = -INF;
+    c.best_move = 0;
+    c.tt_move = 0;
+    c.n_moves = 0;
+    c.next = 0;
+    c.legal = 0;
+    c.flags = flags;
+    c.move = 0;
+    c.step = STEP_FULL;
+    c.child_depth = 0;
+    c.halfmove = halfmove;
+    c.pv_len = 0;
+    c.quiets = 0;
+    c.deferred_count = 0;
+    c.deferred_done = 0;
+    c.deferred = 0;
+    return c;
+}
+
+KERNEL void search_slice(const GLOBAL SearchParams *params, GLOBAL WorkerStack *saved, GLOBAL WorkerResult *results,
+                         GLOBAL u32 *lists, GLOBAL i32 *histories, GLOBAL u16 *pvs, GLOBAL TTEntry *tt,
+                         const GLOBAL u64 *game_keys, GLOBAL u32 *control, GLOBAL u64 *busy) {
+    LOCAL WorkerStack s;
+    LOCAL u32 gen_keys[MAX_MOVES];
+    LOCAL u32 lane_counts[WORKER_LANES];
+    LOCAL i32 eval_scratch[EVAL_SCRATCH_INTS];
+    LOCAL Broadcast bc;
+
+    const u32 lane = LOCAL_ID();
+    const u32 worker = GROUP_ID();
+    const u32 log2 = params->tt_buckets_log2;
+    const u32 generation = params->generation;
+    GLOBAL WorkerResult *result = results + worker;
+    GLOBAL u32 *my_lists = lists + (u64)worker * GPU_MAX_PLY * MAX_MOVES;
+    GLOBAL i32 *history = histories + (u64)worker * 2u * 64u * 64u;
+    GLOBAL u16 *pv = pvs + (u64)worker * GPU_MAX_PLY * GPU_MAX_PLY;
+    GLOBAL u32 *words_saved = (GLOBAL u32 *)(saved + worker);
+    LOCAL_PTR u32 *words_local = (LOCAL_PTR u32 *)&s;
+    const u32 stack_words = (u32)(sizeof(WorkerStack) / 4);
+
+    /* Lazy SMP: every other helper searches one ply deeper. RMO: helpers randomize quiet moves. */
+    i32 root_depth = params->depth;
+    u32 randomize_seed = 0;
+    if (params->mode == MODE_LAZY) root_depth += (worker & 1u) && worker > 0 ? 1 : 0;
+    if (params->mode == MODE_RMO && worker > 0) randomize_seed = (worker + 1u) * 0x9E3779B9u;
+
+    if (result->status != STATUS_RUNNING && !params->start) return;
+
+    Frame f;
+    Board cur;
+    u64 key;
+    u32 ply;
+    u64 nodes_at_start;
+    if (params->start) {
+        if (lane == 0) {
+            s.ply = 0;
+            s.seldepth = 0;
+            s.nodes = 0;
+        }
+        /* Killers from an earlier iteration are as good a guess as any, but shared memory starts
+         * with whatever the last work-group left: start from none, so a search is repeatable. */
+        for (u32 i = lane; i < 2 * GPU_MAX_PLY; i += WORKER_LANES) s.killers[i] = 0;
+        BARRIER();
+        ply = 0;
+        unpack_value(params->root, &cur);
+        key = params->root_key;
+        f = child_frame(params->alpha, params->beta, root_depth, FLAG_PV, params->root_halfmove);
+    } else {
+        for (u32 i = lane; i < stack_words; i += WORKER_LANES) words_local[i] = words_saved[i];
+        BARRIER();
+        ply = s.ply;
+        f = s.current;
+        unpack_value(s.boards[ply], &cur);
+        key = s.keys[ply];
+    }
+    nodes_at_start = s.nodes;
+    u64 nodes = s.nodes;
+    u32 seldepth = s.seldepth;
+
+    u32 state = STATE_ENTER;
+    u32 need = NEED_SYNC;
+    u32 save_parent = 0; /* the sync writes the parent's frame (a push) */
+    Frame parent;
+    i32 ret = 0;
+    i32 eval_result = 0;
+    u32 child_pv_len = 0;
+    u32 suspended = 0, idle = 0, finished = 0;
+    const u32 abdada = params->mode == MODE_ABDADA;
+    /* ABDADA: the node being entered may be put off if another worker is on it (a younger
+     * brother, in the first pass over its parent's moves); the child returned put off. */
+    u32 deferrable = 0, deferred_ret = 0;
+
+    for (;;) {
+        /* ---- The cooperative part of the step ---- */
+        if (need == NEED_SYNC) {
+            BARRIER();
+            if (lane == 0) {
+                if (save_parent) s.frames[ply - 1] = parent;
+                s.boards[ply] = pack_value(&cur);
+                s.keys[ply] = key;
+                u64 d = 0;
+                bc.tt_hit = tt_probe(tt, log2, key, &d);
+                bc.tt_data = d;
+                bc.done = ((volatile GLOBAL u32 *)control)[CONTROL_DONE];
+                bc.busy = 0;
+                if (abdada && f.depth >= ABDADA_MIN_DEPTH) {
+                    volatile GLOBAL u64 *slot = (volatile GLOBAL u64 *)busy + (key & (BUSY_ENTRIES - 1));
+                    if (deferrable && *slot == key) bc.busy = 1;
+                    else *slot = key;
+                }
+            }
+            BARRIER();
+            save_parent = 0;
+        } else if (need == NEED_EVAL) {
+            eval_result = evaluate(&cur, lane, eval_scratch);
+        } else if (need == NEED_GEN) {
+            u32 k1 = s.killers[2 * ply], k2 = s.killers[2 * ply + 1];
+            u32 qs = (f.flags & FLAG_QS) != 0;
+            u32 rnd = randomize_seed ? randomize_seed ^ (u32)key : 0u;
+            f.n_moves = gen_sorted(&cur, lane, qs, f.tt_move, k1, k2, history, rnd, gen_keys, lane_counts,
+                                   my_lists + ply * MAX_MOVES);
+        }
+        need = NEED_NONE;
+
+        /* ---- The control part: private, the same in every lane ---- */
+        if (state == STATE_ENTER) {
+            /* Step 1. Between slices, and when another worker has finished the iteration. */
+            if (bc.done) {
+                idle = 1;
+                break;
+            }
+            if (bc.busy) {
+                deferrable = 0;
+                deferred_ret = 1;
+                state = STATE_RETURN;
+                continue;
+            }
+            if (abdada && f.depth >= ABDADA_MIN_DEPTH) f.flags |= FLAG_CLAIMED;
+            deferrable = 0;
+            if (nodes - nodes_at_start >= params->slice_nodes) {
+                suspended = 1;
+                break;
+            }
+            nodes++;
+            if (ply > seldepth) seldepth = ply;
+            f.pv_len = 0;
+            u32 in_check = (u32)king_in_check(&cur);
+            if (in_check) f.flags |= FLAG_IN_CHECK;
+
+            if (ply > 0) {
+                /* Step 2. Draws, the ply limit, mate distance. */
+                if (f.halfmove >= 100 || insufficient_material(&cur) ||
+                    is_repetition(&s, ply, key, f.halfmove, game_keys, params->history_len)) {
+                    ret = 0;
+                    state = STATE_RETURN;
+                    continue;
+                }
+                if (ply >= GPU_MAX_PLY - 1) {
+                    f.flags |= FLAG_QS; /* evaluate and return */
+                    f.depth = -1000;
+                    need = NEED_EVAL;
+                    state = STATE_EVAL;
+                    continue;
+                }
+                i32 a = f.alpha > -MATE + (i32)ply ? f.alpha : -MATE + (i32)ply;
+                i32 b = f.beta < MATE - (i32)ply - 1 ? f.beta : MATE - (i32)ply - 1;
+                if (a >= b) {
+                    ret = a;
+                    state = STATE_RETURN;
+                    continue;
+                }
+                f.alpha = a;
+                f.beta = b;
+                f.alpha_orig = a;
+            }
+            if (f.depth <= 0) f.flags |= FLAG_QS;
+
+            /* Step 3. The transposition table. */
+            u32 pv_node = (f.flags & FLAG_PV) != 0;
+            if (bc.tt_hit) {
+                u64 d = bc.tt_data;
+                f.tt_move = tt_move_of(d);
+                i32 ts = score_from_tt(tt_score_of(d), ply);
+                u32 bound = tt_bound_of(d);
+                i32 need_depth = f.depth > 0 ? f.depth : 0;
+                if (!pv_node && ply > 0 && tt_depth_of(d) >= need_depth &&
+                    ((bound == BOUND_EXACT) || (bound == BOUND_LOWER && ts >= f.beta) ||
+                     (bound == BOUND_UPPER && ts <= f.alpha))) {
+                    ret = ts;
+                    state = STATE_RETURN;
+                    continue;
+                }
+            }
+            if (in_check) {
+                /* No static evaluation in check: every evasion is searched. */
+                f.static_eval = -INF;
+                if (f.flags & FLAG_QS) f.best = -MATE + (i32)ply;
+                need = NEED_GEN;
+                state = STATE_MOVES;
+                continue;
+            }
+            need = NEED_EVAL;
+            state = STATE_EVAL;
+            continue;
+        }
+
+        if (state == STATE_EVAL) {
+            i32 e = eval_result;
+            f.static_eval = e;
+            if (f.flags & FLAG_QS) {
+                /* Quiescence: stand pat. */
+                if (ply >= GPU_MAX_PLY - 1 || e >= f.beta) {
+                    ret = e;
+                    state = STATE_RETURN;
+                    continue;
+                }
+                if (e > f.alpha) f.alpha = e;
+                f.best = e;
+                need = NEED_GEN;
+                state = STATE_MOVES;
+                continue;
+            }
+            u32 pv_node = (f.flags & FLAG_PV) != 0;
+            /* Step 4. Reverse futility pruning. */
+            if (!pv_node && f.depth <= RFP_MAX_DEPTH && e - RFP_MARGIN * f.depth >= f.beta && e < MATE_BOUND) {
+                ret = e;
+                state = STATE_RETURN;
+                continue;
+            }
+            /* Step 5. Null move: give the opponent a free move; still at least beta: cut. */
+            if (!pv_node && !(f.flags & FLAG_NULL) && f.depth >= NMP_MIN_DEPTH && e >= f.beta &&
+                f.beta > -MATE_BOUND && has_non_pawn_material(&cur)) {
+                i32 r = NMP_BASE + f.depth / NMP_DEPTH_DIV;
+                i32 extra = (e - f.beta) / 200;
+                r += extra < 3 ? extra : 3;
+                f.step = STEP_NULL;
+                f.move = 0;
+                parent = f;
+                Frame c = child_frame(-f.beta, -f.beta + 1, f.depth - 1 - r, FLAG_NULL, 0);
+                u64 k = key ^ ZOBRIST_SIDE;
+                if (cur.ep != NO_SQUARE) k ^= ZOBRIST_EP[cur.ep & 7u];
+                cur.ep = NO_SQUARE;
+                cur.side ^= 1u;
+                key = k;
+                f = c;
+                ply++;
+                save_parent = 1;
+                need = NEED_SYNC;
+                state = STATE_ENTER;
+                continue;
+            }
+            /* Step 6. Internal iterative reduction: no table move costs a ply. */
+            if (f.tt_move == 0 && f.depth >= IIR_MIN_DEPTH) f.depth--;
+            need = NEED_GEN;
+            state = STATE_MOVES;
+            continue;
+        }
+
+        if (state == STATE_MOVES) {
+            f.next = 0;
+            f.legal = 0;
+            if (!(f.flags & FLAG_QS)) f.best = -INF;
+            state = STATE_NEXT;
+            continue;
+        }
+
+        if (state == STATE_NEXT) {
+            u32 qs = (f.flags & FLAG_QS) != 0;
+            u32 in_check = (f.flags & FLAG_IN_CHECK) != 0;
+            u32 pv_node = (f.flags & FLAG_PV) != 0;
+            u32 index = f.next;
+            u32 second_pass = f.next >= f.n_moves;
+            if (second_pass && f.deferred_done < f.deferred_count) {
+                index = (u32)(f.deferred >> (8u * f.deferred_done)) & 255u;
+                f.deferred_done++;
+            } else if (second_pass) {
+                /* Step 14. No move left: mate, stalemate, or the best found. */
+                if (f.legal == 0 && f.n_moves == 0 && !qs) {
+                    ret = in_check ? -MATE + (i32)ply : 0;
+                } else if (f.legal == 0 && qs && in_check) {
+                    ret = -MATE + (i32)ply;
+                } else {
+                    ret = f.best;
+                }
+                /* Step 15. Store. */
+                if (lane == 0) {
+                    u32 bound = ret >= f.beta ? BOUND_LOWER : (ret > f.alpha_orig ? BOUND_EXACT : BOUND_UPPER);
+                    tt_store(tt, log2, key, f.best_move, score_to_tt(ret, ply), f.static_eval,
+                             qs ? 0 : f.depth, bound, generation);
+                }
+                state = STATE_RETURN;
+                continue;
+            }
+            u32 entry = my_lists[ply * MAX_MOVES + index];
+            if (!second_pass) f.next++;
+            Move m = (Move)(entry & 0xffffu);
+            u32 to = (m >> 6) & 63u, kind = (m >> 12) & 3u;
+            u32 capture = kind == MOVE_EN_PASSANT || (kind != MOVE_CASTLING && (cur.colors[cur.side ^ 1u] & bit(to)));
+            u32 quiet = !capture && kind != MOVE_PROMOTION;
+
+            /* Step 10. Make the move: whether it gives check decides what may be pruned. */
+            Board child = cur;
+            make_move(&child, m);
+            u32 gives_check = (u32)king_in_check(&child);
+
+            /* Step 11. Pruning of late quiet moves at shallow depth (never a check: a quiet
+             * check is where the mates are). */
+            if (!qs && !pv_node && !in_check && f.best > -MATE_BOUND && quiet && !gives_check) {
+                if (f.depth <= LMP_MAX_DEPTH && (i32)f.quiets >= LMP_BASE + f.depth * f.depth) continue;
+                if (f.depth <= FUTILITY_MAX_DEPTH &&
+                    f.static_eval + FUTILITY_BASE + FUTILITY_PER_PLY * f.depth <= f.alpha)
+                    continue;
+            }
+            /* Quiescence: delta pruning. */
+            if (qs && !in_check && kind != MOVE_PROMOTION && !gives_check) {
+                u32 victim = kind == MOVE_EN_PASSANT ? PAWN : piece_type_on(&cur, bit(to));
+                if (f.static_eval + order_value(victim) + DELTA_MARGIN <= f.alpha) continue;
+            }
+            u64 child_key = key_after(&cur, &child, key, m);
+            u32 child_halfmove = halfmove_after(&cur, m, f.halfmove);
+            f.legal++;
+            if (quiet) f.quiets++;
+            f.move = m;
+
+            if (qs) {
+                parent = f;
+                parent.step = STEP_FULL;
+                f = child_frame(-f.beta, -f.alpha, 0, FLAG_QS | (f.flags & FLAG_PV), child_halfmove);
+                /* Checks in quiescence are answered by evasions at depth 0 (still quiescence). */
+            } else {
+                /* Step 12. Extensions and reductions. */
+                i32 new_depth = f.depth - 1 + (gives_check ? 1 : 0);
+                i32 r = 0;
+                if (f.depth >= LMR_MIN_DEPTH && f.legal > LMR_MIN_MOVE + pv_node && quiet && !in_check && !gives_check) {
+                    u32 di = f.depth < 63 ? (u32)f.depth : 63u, mi = f.legal < 63 ? f.legal : 63u;
+                    r = LMR[di * 64u + mi];
+                    if (pv_node) r--;
+                    if (m == s.killers[2 * ply] || m == s.killers[2 * ply + 1]) r--;
+                    if (r < 0) r = 0;
+                    if (r > new_depth - 1) r = new_depth - 1 > 0 ? new_depth - 1 : 0;
+                }
+                f.child_depth = new_depth;
+                parent = f;
+                if (f.legal == 1) {
+                    parent.step = STEP_FULL;
+                    f = child_frame(-f.beta, -f.alpha, new_depth, f.flags & FLAG_PV, child_halfmove);
+                } else {
+                    parent.step = r > 0 ? STEP_REDUCED : STEP_ZW;
+                    f = child_frame(-f.alpha - 1, -f.alpha, new_depth - r, 0, child_halfmove);
+                }
+            }
+            cur = child;
+            key = child_key;
+            ply++;
+            save_parent = 1;
+            deferrable = abdada && !second_pass && parent.legal > 1 && parent.deferred_count < MAX_DEFERRED;
+            need = NEED_SYNC;
+            state = STATE_ENTER;
+            continue;
+        }
+
+        if (state == STATE_RETURN) {
+            if (ply == 0) {
+                finished = 1;
+                break;
+            }
+            /* Step 13. Back in the parent: re-search, or take the value. */
+            if ((f.flags & FLAG_CLAIMED) && lane == 0) {
+                volatile GLOBAL u64 *slot = (volatile GLOBAL u64 *)busy + (key & (BUSY_ENTRIES - 1));
+                if (*slot == key) *slot = 0;
+            }
+            child_pv_len = f.pv_len;
+            ply--;
+            f = s.frames[ply];
+            /* Only a PV search of the child leaves a line worth copying. */
+            if (!(f.flags & FLAG_PV) || (f.step != STEP_FULL && f.step != STEP_PV)) child_pv_len = 0;
+            unpack_value(s.boards[ply], &cur);
+            key = s.keys[ply];
+            if (deferred_ret) {
+                /* Another worker is on this move: come back to it after the others. */
+                deferred_ret = 0;
+                f.deferred |= (u64)(f.next - 1u) << (8u * f.deferred_count);
+                f.deferred_count++;
+                f.legal--;
+                state = STATE_NEXT;
+                continue;
+            }
+            i32 v = -ret;
+            Move m = (Move)f.move;
+
+            if (f.step == STEP_NULL) {
+                if (v >= f.beta) {
+                    ret = v >= MATE_BOUND ? f.beta : v;
+                    state = STATE_RETURN;
+                    continue;
+                }
+                if (f.tt_move == 0 && f.depth >= IIR_MIN_DEPTH) f.depth--;
+                need = NEED_GEN;
+                state = STATE_MOVES;
+                continue;
+            }
+            u32 research = 0;
+            Frame c;
+            if (f.step == STEP_REDUCED && v > f.alpha) {
+                research = 1;
+                f.step = STEP_ZW;
+                c = child_frame(-f.alpha - 1, -f.alpha, f.child_depth, 0, 0);
+            } else if ((f.step == STEP_ZW || f.step == STEP_REDUCED) && v > f.alpha && v < f.beta &&
+                       (f.flags & FLAG_PV)) {
+                research = 1;
+                f.step = STEP_PV;
+                c = child_frame(-f.beta, -f.alpha, f.child_depth, FLAG_PV, 0);
+            }
+            if (research) {
+                Board child = cur;
+                make_move(&child, m);
+                c.halfmove = halfmove_after(&cur, m, f.halfmove);
+                key = key_after(&cur, &child, key, m);
+                cur = child;
+                parent = f;
+                f = c;
+                ply++;
+                save_parent = 1;
+                need = NEED_SYNC;
+                state = STATE_ENTER;
+                continue;
+            }
+            if (v > f.best) {
+                f.best = v;
+                if (v > f.alpha) {
+                    f.best_move = m;
+                    f.alpha = v;
+                    if ((f.flags & FLAG_PV) && lane == 0) {
+                        /* The triangular PV: this move, then the child's line. Lane 0 alone
+                         * reads and writes it. */
+                        GLOBAL u16 *line = pv + ply * GPU_MAX_PLY;
+                        const GLOBAL u16 *below = pv + (ply + 1) * GPU_MAX_PLY;
+                        line[0] = (u16)m;
+                        for (u32 i = 0; i < child_pv_len && i + 1 < GPU_MAX_PLY; i++) line[i + 1] = below[i];
+                    }
+                    if (f.flags & FLAG_PV) f.pv_len = child_pv_len + 1 < GPU_MAX_PLY ? child_pv_len + 1 : GPU_MAX_PLY;
+                    if (v >= f.beta) {
+                        /* A cutoff: remember a quiet move as killer and in the history. */
+                        u32 to = (m >> 6) & 63u, kind = (m >> 12) & 3u;
+                        u32 quiet = kind != MOVE_PROMOTION && kind != MOVE_EN_PASSANT &&
+                                    (kind == MOVE_CASTLING || !(cur.colors[cur.side ^ 1u] & bit(to)));
+                        if (quiet && !(f.flags & FLAG_QS) && lane == 0) {
+                            if (s.killers[2 * ply] != m) {
+                                s.killers[2 * ply + 1] = s.killers[2 * ply];
+                                s.killers[2 * ply] = m;
+                            }
+                            i32 bonus = f.depth * f.depth;
+                            if (bonus > 1200) bonus = 1200;
+                            GLOBAL i32 *h = history + (cur.side * 64u + (m & 63u)) * 64u + to;
+                            *h += bonus - *h * bonus / HISTORY_MAX;
+                        }
+                        if (lane == 0)
+                            tt_store(tt, log2, key, m, score_to_tt(v, ply), f.static_eval,
+                                     (f.flags & FLAG_QS) ? 0 : f.depth, BOUND_LOWER, generation);
+                        ret = v;
+                        state = STATE_RETURN;
+                        continue;
+                    }
+                }
+            }
+            if (ply == 0 && f.best_move == 0) f.best_move = m;
+            state = STATE_NEXT;
+            continue;
+        }
+    }
+
+    /* ---- Leaving the launch ---- */
+    if (finished) {
+        /* The root is done: publish the result, and end the iteration for everyone. */
+        if (lane == 0) {
+            result->score = ret;
+            result->best_move = f.best_move;
+            result->depth = (u32)root_depth;
+            result->seldepth = seldepth;
+            result->pv_len = f.pv_len;
+            for (u32 i = 0; i < f.pv_len; i++) result->pv[i] = pv[i];
+            result->nodes = nodes;
+            result->status = STATUS_DONE;
+            ATOMIC_ADD_U32(&control[CONTROL_DONE], 1u);
+        }
+        return;
+    }
+    if (idle) {
+        if (lane == 0) {
+            result->nodes = nodes;
+            result->status = STATUS_IDLE;
+        }
+        return;
+    }
+    /* Suspended: save the stack; the next launch resumes at this node's entry. */
+    BARRIER();
+    if (lane == 0) {
+        s.current = f;
+        s.ply = ply;
+        s.seldepth = seldepth;
+        s.nodes = nodes;
+        result->nodes = nodes;
+        result->status = STATUS_RUNNING;
+    }
+    BARRIER();
+    for (u32 i = lane; i < stack_words; i += WORKER_LANES) words_saved[i] = words_local[i];
+    (void)suspended;
+}
+
+/* The sizes the host must agree with: it allocates the stacks by the first and checks its
+ * mirrors of the others. */
+KERNEL void layout_sizes(GLOBAL u32 *out) {
+    if (GLOBAL_ID() != 0) return;
+    out[0] = (u32)sizeof(WorkerStack);
+    out[1] = (u32)sizeof(WorkerResult);
+    out[2] = (u32)sizeof(SearchParams);
+    out[3] = (u32)sizeof(TTEntry);
+}

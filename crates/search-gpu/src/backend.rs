@@ -1,0 +1,360 @@
+//! `GpuBackend`: the GPU search behind the same [`SearchBackend`] interface as the CPU search.
+//! The host runs iterative deepening, aspiration windows and the clock; each iteration runs on
+//! the device ([`GpuSearch::iterate`]). Whenever the GPU cannot serve — no device, a build or
+//! launch failure, a request the kernel does not support (MultiPV, `searchmoves`) — it says so
+//! in an `info string` and the CPU search answers instead, so a game never stops on it.
+
+use crate::driver::{GpuSearch, GpuSearchOptions, Outcome};
+use crate::layout::ParallelMode;
+use kogge_chess::Move;
+use kogge_gpu::{DeviceInfo, GpuError};
+use kogge_search::{
+    Bound, GamePosition, Info, InfoSink, Limits, MATE, Report, SearchBackend, SearchControl,
+    SearchResult, TimeManager, Value,
+};
+use kogge_search_cpu::CpuSearch;
+use kogge_search_cpu::params::{ASPIRATION_MIN_DEPTH, ASPIRATION_WINDOW};
+use std::time::{Duration, Instant};
+
+/// Deepest iteration the GPU runs (its stack holds `GPU_MAX_PLY` plies, and extensions and
+/// quiescence need room beyond the nominal depth).
+const MAX_GPU_DEPTH: u32 = 48;
+
+const INFINITE: Value = MATE + 1;
+const MATE_BOUND: Value = MATE - 2 * crate::layout::GPU_MAX_PLY as Value;
+
+pub struct GpuBackend {
+    gpu: Option<GpuSearch>,
+    /// The device the GPU search was opened on (reopened on `Hash`/`Workers` changes).
+    info: Option<DeviceInfo>,
+    options: GpuSearchOptions,
+    cpu: CpuSearch,
+    move_overhead: Duration,
+    /// Said at the next search: why the GPU is not used.
+    note: Option<String>,
+    multipv: usize,
+}
+
+impl GpuBackend {
+    /// The GPU search on `info` with `options`, or — if it cannot be opened — the CPU search,
+    /// with the reason kept for the first `info string`. `cpu_threads` sizes the fallback.
+    pub fn open(
+        info: Option<DeviceInfo>,
+        options: GpuSearchOptions,
+        cpu_threads: usize,
+    ) -> GpuBackend {
+        let mut b = GpuBackend {
+            gpu: None,
+            info,
+            cpu: CpuSearch::new(options.hash_mb.clamp(1, 1024), cpu_threads.max(1)),
+            options,
+            move_overhead: Duration::from_millis(30),
+            note: None,
+            multipv: 1,
+        };
+        b.reopen();
+        b
+    }
+
+    /// (Re)builds the GPU search with the current options.
+    fn reopen(&mut self) {
+        self.gpu = None;
+        match &self.info {
+            None => self.note = Some("no GPU device found; searching on the CPU".into()),
+            Some(info) => match GpuSearch::open(info, self.options.clone()) {
+                Ok(gpu) => {
+                    self.gpu = Some(gpu);
+                    self.note = None;
+                }
+                Err(e) => {
+                    self.note = Some(format!(
+                        "GPU search unavailable ({e}); searching on the CPU"
+                    ))
+                }
+            },
+        }
+    }
+
+    /// Whether the GPU search is in use.
+    pub fn on_gpu(&self) -> bool {
+        self.gpu.is_some()
+    }
+
+    pub fn set_workers(&mut self, workers: usize) {
+        if workers != self.options.workers && workers > 0 {
+            self.options.workers = workers;
+            self.reopen();
+        }
+    }
+
+    pub fn set_mode(&mut self, mode: ParallelMode) {
+        if mode != self.options.mode {
+            self.options.mode = mode;
+            self.reopen();
+        }
+    }
+
+    pub fn set_move_overhead(&mut self, overhead: Duration) {
+        self.move_overhead = overhead;
+        self.cpu.set_move_overhead(overhead);
+    }
+
+    pub fn workers(&self) -> usize {
+        self.options.workers
+    }
+}
+
+/// Iterative deepening on the GPU: aspiration windows, the clock, `info` lines; each iteration
+/// runs on the device. `Err` only for device failures (the caller falls back to the CPU).
+/// `legal` are the root's legal moves (not empty).
+#[allow(clippy::too_many_arguments)]
+pub fn iterative_deepening(
+    gpu: &mut GpuSearch,
+    position: &GamePosition,
+    limits: &Limits,
+    control: &SearchControl,
+    sink: &dyn InfoSink,
+    legal: &[Move],
+    start: Instant,
+    move_overhead: Duration,
+) -> Result<SearchResult, GpuError> {
+    let time = TimeManager::new(limits, move_overhead, start);
+    gpu.new_search(&position.history)?;
+    let root = position.board;
+    let max_depth = limits
+        .depth
+        .map_or(MAX_GPU_DEPTH, |d| d.clamp(1, MAX_GPU_DEPTH));
+    let mut result = SearchResult {
+        best: legal.first().copied(),
+        ponder: None,
+        value: 0,
+        depth: 0,
+        nodes: 0,
+    };
+    let mut total_nodes = 0u64;
+    let mut previous_best = Move::NONE;
+    let mut stable = 0u32;
+    let mut previous_value: Value = 0;
+
+    'deepening: for depth in 1..=max_depth {
+        let mut delta = ASPIRATION_WINDOW;
+        let guess = result.value;
+        let (mut alpha, mut beta) = if depth as i32 >= ASPIRATION_MIN_DEPTH {
+            (
+                (guess - delta).max(-INFINITE),
+                (guess + delta).min(INFINITE),
+            )
+        } else {
+            (-INFINITE, INFINITE)
+        };
+        let iteration = loop {
+            let nodes_before = total_nodes;
+            let mut stop = |nodes: u64| {
+                control.is_stopped()
+                    || (depth > 1 && time.hard_limit_passed(control))
+                    || limits.nodes.is_some_and(|n| nodes_before + nodes >= n)
+            };
+            match gpu.iterate(&root, depth as i32, alpha, beta, &mut stop)? {
+                Outcome::Stopped { nodes } => {
+                    total_nodes += nodes;
+                    break 'deepening;
+                }
+                Outcome::Done(it) => {
+                    total_nodes += it.nodes;
+                    let bound = if it.score <= alpha {
+                        Bound::Upper
+                    } else if it.score >= beta {
+                        Bound::Lower
+                    } else {
+                        Bound::Exact
+                    };
+                    if bound == Bound::Exact {
+                        break it;
+                    }
+                    report(sink, &it, bound, total_nodes, start, 0);
+                    if bound == Bound::Upper {
+                        beta = (alpha + beta) / 2;
+                        alpha = (it.score - delta).max(-INFINITE);
+                    } else {
+                        beta = (it.score + delta).min(INFINITE);
+                    }
+                    delta += delta / 2;
+                }
+            }
+        };
+        // A move the device got wrong would lose the game: only a legal one is taken.
+        if !legal.contains(&iteration.best) {
+            sink.report(Report::Message(format!(
+                "GPU search returned an illegal move {}; ignored",
+                iteration.best
+            )));
+            continue;
+        }
+        result.best = Some(iteration.best);
+        result.ponder = iteration.pv.get(1).copied();
+        result.value = iteration.score;
+        result.depth = iteration.depth;
+        let hashfull = gpu.hashfull().unwrap_or(0);
+        report(sink, &iteration, Bound::Exact, total_nodes, start, hashfull);
+
+        stable = if iteration.best == previous_best {
+            stable + 1
+        } else {
+            0
+        };
+        let falling = (previous_value - iteration.score).clamp(0, 100) as f64 / 100.0;
+        previous_best = iteration.best;
+        previous_value = iteration.score;
+        if let Some(mate) = limits.mate
+            && iteration.score >= MATE - 2 * mate as Value
+        {
+            break;
+        }
+        if limits.clock.is_some() && legal.len() == 1 && depth >= 4 {
+            break;
+        }
+        if iteration.score.abs() >= MATE_BOUND
+            && depth as Value >= 2 * (MATE - iteration.score.abs()) + 6
+            && !limits.infinite
+        {
+            break;
+        }
+        let stability = [2.0, 1.4, 1.1, 0.9, 0.8, 0.7][stable.min(5) as usize];
+        if time.soft_limit_passed(control, stability * (1.0 + falling)) {
+            break;
+        }
+    }
+    control.wait_while_held(limits);
+    result.nodes = total_nodes;
+    Ok(result)
+}
+
+fn report(
+    sink: &dyn InfoSink,
+    it: &crate::Iteration,
+    bound: Bound,
+    nodes: u64,
+    start: Instant,
+    hashfull: u32,
+) {
+    let pv = if it.pv.first() == Some(&it.best) {
+        it.pv.clone()
+    } else {
+        vec![it.best]
+    };
+    sink.report(Report::Pv(Info {
+        depth: it.depth,
+        seldepth: it.seldepth.max(it.depth),
+        multipv: 1,
+        value: it.score,
+        bound,
+        nodes,
+        time: start.elapsed(),
+        hashfull,
+        pv,
+    }));
+}
+
+impl SearchBackend for GpuBackend {
+    fn name(&self) -> String {
+        match (&self.gpu, &self.info) {
+            (Some(g), _) => format!(
+                "{}: {}, {} workers",
+                g.device().info().backend,
+                g.device().info().name,
+                self.options.workers
+            ),
+            _ => self.cpu.name(),
+        }
+    }
+
+    fn set_hash_mb(&mut self, mb: usize) {
+        self.cpu.set_hash_mb(mb.min(1024));
+        if mb != self.options.hash_mb {
+            self.options.hash_mb = mb.max(1);
+            self.reopen();
+        }
+    }
+
+    fn set_threads(&mut self, threads: usize) {
+        // `Threads` sizes the CPU search; the GPU has `Workers`.
+        self.cpu.set_threads(threads);
+    }
+
+    fn set_multipv(&mut self, lines: usize) {
+        self.multipv = lines.max(1);
+        self.cpu.set_multipv(lines);
+    }
+
+    fn clear(&mut self) {
+        self.cpu.clear();
+        if let Some(gpu) = self.gpu.as_mut()
+            && let Err(e) = gpu.clear()
+        {
+            self.note = Some(format!("GPU search failed ({e}); searching on the CPU"));
+            self.gpu = None;
+        }
+    }
+
+    fn search(
+        &mut self,
+        position: &GamePosition,
+        limits: &Limits,
+        control: &SearchControl,
+        sink: &dyn InfoSink,
+    ) -> SearchResult {
+        if let Some(note) = self.note.take() {
+            sink.report(Report::Message(note));
+        }
+        let legal: Vec<Move> = position.board.legal_moves().iter().copied().collect();
+        let unsupported = if self.multipv > 1 {
+            Some("MultiPV")
+        } else if !limits.searchmoves.is_empty() {
+            Some("searchmoves")
+        } else {
+            None
+        };
+        if self.gpu.is_none() || legal.is_empty() {
+            return self.cpu.search(position, limits, control, sink);
+        }
+        if let Some(what) = unsupported {
+            sink.report(Report::Message(format!(
+                "the GPU search has no {what}; this search runs on the CPU"
+            )));
+            return self.cpu.search(position, limits, control, sink);
+        }
+        let start = Instant::now();
+        let Some(gpu) = self.gpu.as_mut() else {
+            return self.cpu.search(position, limits, control, sink);
+        };
+        match iterative_deepening(
+            gpu,
+            position,
+            limits,
+            control,
+            sink,
+            &legal,
+            start,
+            self.move_overhead,
+        ) {
+            Ok(result) => result,
+            Err(e) => {
+                sink.report(Report::Message(format!(
+                    "GPU search failed ({e}); searching on the CPU from now on"
+                )));
+                self.gpu = None;
+                // The time the GPU used is gone: the CPU gets what is left of the hard limit.
+                let time = TimeManager::new(limits, self.move_overhead, start);
+                let mut rest = limits.clone();
+                if let Some(hard) = time.hard_limit() {
+                    rest.clock = None;
+                    rest.movetime = Some(
+                        hard.saturating_sub(start.elapsed())
+                            .max(Duration::from_millis(10)),
+                    );
+                }
+                self.cpu.search(position, &rest, control, sink)
+            }
+        }
+    }
+}

@@ -1,0 +1,358 @@
+//! `GpuSearch`: the host side of one iteration of the GPU search. It owns the device, the built
+//! kernel and every buffer (allocated once, kept between searches: per-move set-up is a few
+//! small copies), and runs an iteration as a series of short launches ("slices"), looking at
+//! the caller's stop condition between two of them.
+
+use crate::kernel_source::{search_defines, search_source};
+use crate::layout::{
+    BUSY_ENTRIES, GPU_MAX_PLY, MAX_MOVES, ParallelMode, STATUS_DONE, STATUS_RUNNING, SearchParams,
+    TT_BUCKET, TT_ENTRY_BYTES, WORKER_LANES, WorkerResult,
+};
+use kogge_chess::{Board, Move};
+use kogge_gpu::{Arg, Buffer, Device, DeviceInfo, GpuError, Kernel, Module};
+use std::time::{Duration, Instant};
+
+/// Game keys the kernel sees before the root: a repetition needs no more than the fifty-move
+/// window.
+const GAME_KEYS: usize = 128;
+
+/// A slice aims at this long on the device: long enough that launch overhead is small, short
+/// enough that `stop` and the clock are answered quickly.
+const SLICE_TARGET: Duration = Duration::from_millis(4);
+
+/// What a GPU search is made of.
+#[derive(Clone, Debug)]
+pub struct GpuSearchOptions {
+    /// Workers (work-groups of one warp each).
+    pub workers: usize,
+    /// Transposition table size in MiB.
+    pub hash_mb: usize,
+    pub mode: ParallelMode,
+}
+
+impl GpuSearchOptions {
+    /// A default for `info`: several workers per multiprocessor on a GPU; one per core on a CPU
+    /// device (PoCL), where the lanes of a worker run one after another.
+    pub fn for_device(info: &DeviceInfo) -> GpuSearchOptions {
+        let workers = if info.is_cpu {
+            info.compute_units.max(1) as usize
+        } else {
+            8 * info.compute_units.max(1) as usize
+        };
+        GpuSearchOptions {
+            workers,
+            hash_mb: 256,
+            mode: ParallelMode::Lazy,
+        }
+    }
+}
+
+/// One finished iteration.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Iteration {
+    /// The depth the reporting worker searched (helpers may search deeper than asked).
+    pub depth: u32,
+    pub seldepth: u32,
+    pub score: i32,
+    pub best: Move,
+    /// The principal variation, checked legal move by move on the host.
+    pub pv: Vec<Move>,
+    /// Nodes of every worker in this iteration.
+    pub nodes: u64,
+}
+
+/// How an iteration ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    Done(Iteration),
+    /// Stopped by the caller; `nodes` were searched.
+    Stopped {
+        nodes: u64,
+    },
+}
+
+pub struct GpuSearch {
+    device: Device,
+    _module: Module,
+    search: Kernel,
+    options: GpuSearchOptions,
+    params: Buffer<SearchParams>,
+    stacks: Buffer<u8>,
+    results: Buffer<WorkerResult>,
+    lists: Buffer<u32>,
+    histories: Buffer<i32>,
+    pvs: Buffer<u16>,
+    tt: Buffer<u64>,
+    tt_log2: u32,
+    game_keys: Buffer<u64>,
+    history_len: u32,
+    control: Buffer<u32>,
+    busy: Buffer<u64>,
+    generation: u32,
+    slice_nodes: u32,
+    /// A fixed slice budget (tests): no adaptation to the device's speed.
+    fixed_slice: Option<u32>,
+    /// Workers launched: at most `options.workers`, the number allocated.
+    active_workers: usize,
+    host_results: Vec<WorkerResult>,
+}
+
+fn bad(what: String) -> GpuError {
+    GpuError::BadArgument(what)
+}
+
+impl GpuSearch {
+    /// Opens `info`, builds the search kernel and allocates every buffer.
+    pub fn open(info: &DeviceInfo, options: GpuSearchOptions) -> Result<GpuSearch, GpuError> {
+        let device = Device::open(info)?;
+        Self::with_device(device, options)
+    }
+
+    pub fn with_device(device: Device, options: GpuSearchOptions) -> Result<GpuSearch, GpuError> {
+        if options.workers == 0 {
+            return Err(bad("the GPU search needs at least one worker".into()));
+        }
+        let module = device.build(&search_source(), &search_defines())?;
+        let search = module.kernel("search_slice")?;
+        let sizes_kernel = module.kernel("layout_sizes")?;
+        let sizes = device.alloc::<u32>(4)?;
+        device.launch(&sizes_kernel, 1, 1, &[Arg::buf(&sizes)])?;
+        let mut got = [0u32; 4];
+        device.read(&sizes, &mut got)?;
+        let expected = [
+            got[0],
+            std::mem::size_of::<WorkerResult>() as u32,
+            std::mem::size_of::<SearchParams>() as u32,
+            TT_ENTRY_BYTES as u32,
+        ];
+        if got != expected {
+            return Err(bad(format!(
+                "the search kernel's struct sizes {got:?} differ from the host's {expected:?}"
+            )));
+        }
+        let stack_bytes = got[0] as usize;
+        let w = options.workers;
+        let (tt, tt_log2) = alloc_tt(&device, options.hash_mb)?;
+        Ok(GpuSearch {
+            params: device.alloc(1)?,
+            stacks: device.alloc(w * stack_bytes)?,
+            results: device.alloc(w)?,
+            lists: device.alloc(w * GPU_MAX_PLY * MAX_MOVES)?,
+            histories: device.alloc(w * 2 * 64 * 64)?,
+            pvs: device.alloc(w * GPU_MAX_PLY * GPU_MAX_PLY)?,
+            tt,
+            tt_log2,
+            game_keys: device.alloc(GAME_KEYS)?,
+            history_len: 0,
+            control: device.alloc(1)?,
+            busy: device.alloc(BUSY_ENTRIES)?,
+            generation: 0,
+            slice_nodes: 256,
+            fixed_slice: None,
+            active_workers: w,
+            host_results: vec![WorkerResult::default(); w],
+            _module: module,
+            search,
+            options,
+            device,
+        })
+    }
+
+    pub fn device(&self) -> &Device {
+        &self.device
+    }
+
+    pub fn options(&self) -> &GpuSearchOptions {
+        &self.options
+    }
+
+    /// Launches only the first `workers` workers (1 to the number allocated) from the next
+    /// iteration on: scaling measurements without rebuilding anything.
+    pub fn set_active_workers(&mut self, workers: usize) {
+        self.active_workers = workers.clamp(1, self.options.workers);
+        self.host_results.truncate(self.active_workers);
+        self.host_results
+            .resize(self.active_workers, WorkerResult::default());
+    }
+
+    pub fn active_workers(&self) -> usize {
+        self.active_workers
+    }
+
+    /// Starts a new search from a game position: uploads the game's keys (for repetitions)
+    /// and ages the table.
+    pub fn new_search(&mut self, history: &[u64]) -> Result<(), GpuError> {
+        let recent = &history[history.len().saturating_sub(GAME_KEYS)..];
+        let mut keys = vec![0u64; GAME_KEYS];
+        keys[..recent.len()].copy_from_slice(recent);
+        self.device.write(&mut self.game_keys, &keys)?;
+        self.history_len = recent.len() as u32;
+        self.generation = (self.generation + 1) & 63;
+        Ok(())
+    }
+
+    /// Forgets the table and the move-ordering history.
+    pub fn clear(&mut self) -> Result<(), GpuError> {
+        let tt_words = self.tt.len();
+        self.tt = self.device.alloc(0)?;
+        self.tt = self.device.alloc(tt_words)?;
+        let hist = self.histories.len();
+        self.histories = self.device.alloc(0)?;
+        self.histories = self.device.alloc(hist)?;
+        Ok(())
+    }
+
+    /// Searches `root` to `depth` with the window `alpha..beta`. Between slices, `stop(nodes)`
+    /// is asked whether to give up (time, node limit, `stop`); `nodes` counts this iteration.
+    pub fn iterate(
+        &mut self,
+        root: &Board,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        stop: &mut dyn FnMut(u64) -> bool,
+    ) -> Result<Outcome, GpuError> {
+        let mut params = SearchParams {
+            root: root.pack(),
+            root_key: root.hash(),
+            alpha,
+            beta,
+            depth,
+            root_halfmove: u32::from(root.halfmove_clock()),
+            history_len: self.history_len,
+            slice_nodes: self.slice_nodes,
+            start: 1,
+            generation: self.generation,
+            tt_buckets_log2: self.tt_log2,
+            workers: self.active_workers as u32,
+            mode: self.options.mode.code(),
+            pad: 0,
+        };
+        self.device.write(&mut self.control, &[0])?;
+        if self.options.mode == ParallelMode::Abdada {
+            // Marks left by workers that stopped when the last iteration ended.
+            self.device
+                .write(&mut self.busy, &vec![0u64; BUSY_ENTRIES])?;
+        }
+        let global = self.active_workers * WORKER_LANES;
+        loop {
+            params.slice_nodes = self.slice_nodes;
+            self.device.write(&mut self.params, &[params])?;
+            let started = Instant::now();
+            self.device.launch(
+                &self.search,
+                global,
+                WORKER_LANES,
+                &[
+                    Arg::buf(&self.params),
+                    Arg::buf(&self.stacks),
+                    Arg::buf(&self.results),
+                    Arg::buf(&self.lists),
+                    Arg::buf(&self.histories),
+                    Arg::buf(&self.pvs),
+                    Arg::buf(&self.tt),
+                    Arg::buf(&self.game_keys),
+                    Arg::buf(&self.control),
+                    Arg::buf(&self.busy),
+                ],
+            )?;
+            self.device.read(&self.results, &mut self.host_results)?;
+            self.adapt_slice(started.elapsed());
+            params.start = 0;
+            let nodes: u64 = self.host_results.iter().map(|r| r.nodes).sum();
+            if let Some(done) = self.finished(root, nodes) {
+                return Ok(Outcome::Done(done));
+            }
+            if !self.host_results.iter().any(|r| r.status == STATUS_RUNNING) {
+                return Err(bad(
+                    "the GPU search stopped without a result (no worker finished the iteration)"
+                        .into(),
+                ));
+            }
+            if stop(nodes) {
+                return Ok(Outcome::Stopped { nodes });
+            }
+        }
+    }
+
+    /// Fixes the node budget of every slice (at least 1), or with `None` lets it follow the
+    /// device's speed again. A search's result must not depend on it: tests cut searches into
+    /// tiny slices to check that suspending and resuming a worker changes nothing.
+    pub fn set_slice_nodes(&mut self, nodes: Option<u32>) {
+        self.fixed_slice = nodes.map(|n| n.max(1));
+        if let Some(n) = self.fixed_slice {
+            self.slice_nodes = n;
+        }
+    }
+
+    /// Grows or shrinks the node budget of a slice towards [`SLICE_TARGET`].
+    fn adapt_slice(&mut self, took: Duration) {
+        if self.fixed_slice.is_some() {
+            return;
+        }
+        if took < SLICE_TARGET / 2 && self.slice_nodes < 1 << 20 {
+            self.slice_nodes *= 2;
+        } else if took > SLICE_TARGET * 2 && self.slice_nodes > 16 {
+            self.slice_nodes /= 2;
+        }
+    }
+
+    /// The result of the worker that finished the iteration, if one did; the deepest if
+    /// several did in the same slice.
+    fn finished(&self, root: &Board, nodes: u64) -> Option<Iteration> {
+        let r = self
+            .host_results
+            .iter()
+            .filter(|r| r.status == STATUS_DONE)
+            .max_by_key(|r| r.depth)?;
+        let best = Move::from_raw(r.best_move as u16);
+        let pv = legal_line(root, &r.pv[..(r.pv_len as usize).min(GPU_MAX_PLY)]);
+        Some(Iteration {
+            depth: r.depth,
+            seldepth: r.seldepth,
+            score: r.score,
+            best,
+            pv,
+            nodes,
+        })
+    }
+
+    /// Per mille of the table's sampled entries in use by this search (UCI `hashfull`).
+    pub fn hashfull(&self) -> Result<u32, GpuError> {
+        // The first thousand entries stand for the whole table, as UCI engines usually sample.
+        let words = (1000 * TT_ENTRY_BYTES / 8).min(self.tt.len());
+        if words == 0 {
+            return Ok(0);
+        }
+        let mut sample = vec![0u64; words];
+        self.device.read(&self.tt, &mut sample)?;
+        let used = sample
+            .chunks(2)
+            .filter(|e| e[1] != 0 && (e[1] >> 58) as u32 == self.generation)
+            .count();
+        Ok((used * 1000 / (words / 2)) as u32)
+    }
+}
+
+/// The longest prefix of `moves` that is legal from `root`.
+fn legal_line(root: &Board, moves: &[u16]) -> Vec<Move> {
+    let mut board = *root;
+    let mut line = Vec::new();
+    for &raw in moves {
+        let m = Move::from_raw(raw);
+        if board.try_play(m).is_err() {
+            break;
+        }
+        line.push(m);
+    }
+    line
+}
+
+/// The transposition table: the largest power of two of 64-byte buckets within `hash_mb`.
+fn alloc_tt(device: &Device, hash_mb: usize) -> Result<(Buffer<u64>, u32), GpuError> {
+    let bucket_bytes = TT_BUCKET * TT_ENTRY_BYTES;
+    let buckets = (hash_mb.max(1) << 20) / bucket_bytes;
+    let log2 = usize::BITS - 1 - buckets.leading_zeros();
+    let words = (1usize << log2) * bucket_bytes / 8;
+    Ok((device.alloc(words)?, log2))
+}

@@ -1,0 +1,31 @@
+//! The search kernel's source, assembled in dependency order: the board and its legal move
+//! generation, the evaluation (its weights generated from `kogge_eval`, then `eval.h`), the
+//! generated search tables (Zobrist keys, reductions, pruning constants), and `search.cl`.
+
+use crate::eval_source::search_source_prefix;
+use crate::layout::{GPU_MAX_PLY, WORKER_LANES};
+use crate::tables_source::{search_constants_source, zobrist_source};
+use kogge_eval::Weights;
+
+const SEARCH_CL: &str = include_str!("../../gpu/kernels/search.cl");
+
+/// The whole source of the search module, with the engine's evaluation weights.
+pub fn search_source() -> String {
+    [
+        search_source_prefix(&Weights::DEFAULT),
+        zobrist_source(),
+        search_constants_source(),
+        SEARCH_CL.to_string(),
+    ]
+    .join("\n")
+}
+
+/// The `#define`s the search kernel is built with.
+pub fn search_defines() -> Vec<(&'static str, String)> {
+    vec![
+        ("GPU_MAX_PLY", GPU_MAX_PLY.to_string()),
+        ("WORKER_LANES", WORKER_LANES.to_string()),
+        // One copy of each large helper: the search's code must fit the instruction cache.
+        ("HEAVY_FN", "NOINLINE_FN".to_string()),
+    ]
+}

@@ -1,0 +1,128 @@
+//! The structs the host and `search.cl` exchange, mirrored field for field (`#[repr(C)]`). Their
+//! sizes are asserted here and checked against the compiled kernel's own `sizeof` when a search
+//! is opened (the `layout_sizes` kernel), so a change on one side only fails loudly.
+
+use kogge_chess::PackedBoard;
+use kogge_gpu::Pod;
+
+/// Longest line the kernel searches (its stack depth); `GPU_MAX_PLY` in the kernel.
+pub const GPU_MAX_PLY: usize = 64;
+
+/// Lanes per worker: one warp.
+pub const WORKER_LANES: usize = 32;
+
+/// Moves one ply's list holds (`MAX_MOVES`).
+pub const MAX_MOVES: usize = 256;
+
+/// How the workers share the search (`MODE_*` in the kernel).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum ParallelMode {
+    /// Lazy SMP: every worker searches the same root; every other one a ply deeper.
+    #[default]
+    Lazy,
+    /// Randomized move order (Zeta's RMO): helpers shuffle their quiet moves.
+    Rmo,
+    /// ABDADA: a worker that reaches a node another is searching puts it off and searches its
+    /// siblings first.
+    Abdada,
+}
+
+impl ParallelMode {
+    pub fn code(self) -> u32 {
+        match self {
+            ParallelMode::Lazy => 0,
+            ParallelMode::Rmo => 1,
+            ParallelMode::Abdada => 2,
+        }
+    }
+
+    /// The name the options use: `lazy`, `rmo`, `abdada`.
+    pub fn name(self) -> &'static str {
+        match self {
+            ParallelMode::Lazy => "lazy",
+            ParallelMode::Rmo => "rmo",
+            ParallelMode::Abdada => "abdada",
+        }
+    }
+
+    pub const ALL: [ParallelMode; 3] =
+        [ParallelMode::Lazy, ParallelMode::Rmo, ParallelMode::Abdada];
+
+    pub fn from_name(name: &str) -> Option<ParallelMode> {
+        Self::ALL
+            .into_iter()
+            .find(|m| m.name().eq_ignore_ascii_case(name))
+    }
+}
+
+/// `SearchParams`: what one iteration searches, written before each launch.
+#[derive(Clone, Copy, Debug)]
+#[repr(C)]
+pub struct SearchParams {
+    pub root: PackedBoard,
+    pub root_key: u64,
+    pub alpha: i32,
+    pub beta: i32,
+    pub depth: i32,
+    pub root_halfmove: u32,
+    pub history_len: u32,
+    pub slice_nodes: u32,
+    pub start: u32,
+    pub generation: u32,
+    pub tt_buckets_log2: u32,
+    pub workers: u32,
+    pub mode: u32,
+    pub pad: u32,
+}
+
+// SAFETY: repr(C); PackedBoard is five u64 (40 bytes), then one u64 and twelve 4-byte integers:
+// 96 bytes with no padding; every bit pattern is a valid value.
+unsafe impl Pod for SearchParams {}
+const _: () = assert!(std::mem::size_of::<SearchParams>() == 96);
+
+/// `WorkerResult`: one worker's state after a launch.
+#[derive(Clone, Copy, Debug)]
+#[repr(C)]
+pub struct WorkerResult {
+    pub status: u32,
+    pub score: i32,
+    pub best_move: u32,
+    pub depth: u32,
+    pub nodes: u64,
+    pub seldepth: u32,
+    pub pv_len: u32,
+    pub pv: [u16; GPU_MAX_PLY],
+}
+
+// SAFETY: repr(C), integers only: 4 × 4 + 8 + 2 × 4 + 64 × 2 = 160 bytes, no padding (the u64
+// sits at offset 16); every bit pattern is valid.
+unsafe impl Pod for WorkerResult {}
+const _: () = assert!(std::mem::size_of::<WorkerResult>() == 160);
+const _: () = assert!(std::mem::offset_of!(WorkerResult, nodes) == 16);
+
+impl Default for WorkerResult {
+    fn default() -> Self {
+        WorkerResult {
+            status: 0,
+            score: 0,
+            best_move: 0,
+            depth: 0,
+            nodes: 0,
+            seldepth: 0,
+            pv_len: 0,
+            pv: [0; GPU_MAX_PLY],
+        }
+    }
+}
+
+/// `WorkerResult::status` values.
+pub const STATUS_RUNNING: u32 = 0;
+pub const STATUS_DONE: u32 = 1;
+pub const STATUS_IDLE: u32 = 2;
+
+/// Bytes of one transposition-table entry and entries per bucket.
+pub const TT_ENTRY_BYTES: usize = 16;
+pub const TT_BUCKET: usize = 4;
+
+/// Entries of the ABDADA table of nodes being searched (`BUSY_ENTRIES` in the kernel).
+pub const BUSY_ENTRIES: usize = 65536;

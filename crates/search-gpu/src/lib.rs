@@ -1,0 +1,22 @@
+//! `kogge-search-gpu`: the GPU side of Kogge's search. The evaluation ported to the device
+//! (`kernels/eval.h`, checked against `kogge_eval` position by position) and the warp-worker
+//! search that uses it (`kernels/search.cl`, driven by [`GpuSearch`]).
+
+mod backend;
+pub mod cpu_check;
+pub mod driver;
+pub mod eval_source;
+pub mod gpu_eval;
+mod kernel_source;
+pub mod layout;
+pub mod playouts;
+mod tables_source;
+
+pub use backend::{GpuBackend, iterative_deepening};
+pub use cpu_check::{EvalMismatch, compare_with_cpu};
+pub use driver::{GpuSearch, GpuSearchOptions, Iteration, Outcome};
+pub use eval_source::{EVAL_SCRATCH_INTS, eval_source, search_source_prefix, weights_source};
+pub use gpu_eval::{GpuEvaluator, LaneScores, eval_check_source};
+pub use kernel_source::{search_defines, search_source};
+pub use layout::ParallelMode;
+pub use playouts::{PlayoutOptions, playouts};

@@ -1,0 +1,60 @@
+//! What the device tests share: every device there is, and the positions to compare on.
+
+// Each test binary uses a subset.
+#![allow(dead_code)]
+
+use kogge_chess::{Board, Epd, testdata};
+use kogge_gpu::{Device, list_devices};
+
+/// Every OpenCL/CUDA device present (PoCL where there is no GPU). Under `CI=true` having none
+/// fails the test instead of passing with a note.
+pub fn devices() -> Vec<Device> {
+    let list = list_devices();
+    let devices: Vec<Device> = list
+        .devices
+        .iter()
+        .filter_map(|info| match Device::open(info) {
+            Ok(d) => Some(d),
+            Err(e) => {
+                eprintln!("cannot open {}: {e}", info.name);
+                None
+            }
+        })
+        .collect();
+    if devices.is_empty() {
+        let problems: Vec<String> = list
+            .problems
+            .iter()
+            .map(|(b, e)| format!("{b}: {e}"))
+            .collect();
+        assert!(
+            std::env::var("CI").as_deref() != Ok("true"),
+            "no GPU or OpenCL device in CI: {problems:?}"
+        );
+        eprintln!("no device: the GPU evaluation is not tested here ({problems:?})");
+    }
+    devices
+}
+
+/// Every position of a shared EPD file.
+pub fn suite(name: &str) -> Vec<Board> {
+    testdata::fens(name)
+        .iter()
+        .map(|fen| match Epd::parse(fen) {
+            Ok(epd) => epd.board,
+            Err(e) => panic!("{name}: {fen}: {e}"),
+        })
+        .collect()
+}
+
+/// The suites GPU evaluation is compared on.
+pub const SUITES: [&str; 5] = [
+    "perft-suite.epd",
+    "perft-random.epd",
+    "perft-chess960.epd",
+    "wac.epd",
+    "openings-8ply.epd",
+];
+
+/// The suites random playouts start from (varied material, Chess960 castling).
+pub const PLAYOUT_SUITES: [&str; 3] = ["perft-suite.epd", "perft-random.epd", "perft-chess960.epd"];
