@@ -45,7 +45,7 @@ pub struct BenchSmpArgs {
     pub hash: usize,
 
     /// How workers share the search: lazy, rmo or abdada.
-    #[arg(long, default_value = "lazy", value_parser = ["lazy", "rmo", "abdada"])]
+    #[arg(long, default_value = "abdada-rmo", value_parser = ["lazy", "rmo", "abdada", "abdada-rmo"])]
     pub mode: String,
 
     /// Print one JSON object per row instead of the table.

@@ -45,7 +45,7 @@ impl Default for EngineSettings {
             backend: BackendChoice::Auto,
             device: None,
             workers: 0,
-            mode: ParallelMode::Lazy,
+            mode: ParallelMode::default(),
         }
     }
 }

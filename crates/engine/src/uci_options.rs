@@ -102,8 +102,8 @@ const OPTIONS: &[Spec] = &[
     Spec {
         name: "GPU Parallel",
         kind: Kind::Combo {
-            default: "lazy",
-            values: &["lazy", "rmo", "abdada"],
+            default: "abdada-rmo",
+            values: &["lazy", "rmo", "abdada", "abdada-rmo"],
         },
     },
 ];

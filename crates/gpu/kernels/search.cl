@@ -95,6 +95,7 @@ typedef struct {
 #define MODE_LAZY 0u
 #define MODE_RMO 1u
 #define MODE_ABDADA 2u
+#define MODE_ABDADA_RMO 3u /* both: helpers shuffle their quiet moves and defer busy nodes */
 
 /* ABDADA: positions being searched, by key (`busy[key & (BUSY_ENTRIES - 1)] == key`), so that
  * another worker reaching one as a younger brother puts it off and searches its other moves
@@ -512,7 +513,8 @@ KERNEL void search_slice(const GLOBAL SearchParams *params, GLOBAL WorkerStack *
     i32 root_depth = params->depth;
     u32 randomize_seed = 0;
     if (params->mode == MODE_LAZY) root_depth += (worker & 1u) && worker > 0 ? 1 : 0;
-    if (params->mode == MODE_RMO && worker > 0) randomize_seed = (worker + 1u) * 0x9E3779B9u;
+    if ((params->mode == MODE_RMO || params->mode == MODE_ABDADA_RMO) && worker > 0)
+        randomize_seed = (worker + 1u) * 0x9E3779B9u;
 
     if (result->status != STATUS_RUNNING && !params->start) return;
 
@@ -555,7 +557,7 @@ KERNEL void search_slice(const GLOBAL SearchParams *params, GLOBAL WorkerStack *
     i32 eval_result = 0;
     u32 child_pv_len = 0;
     u32 suspended = 0, idle = 0, finished = 0;
-    const u32 abdada = params->mode == MODE_ABDADA;
+    const u32 abdada = params->mode == MODE_ABDADA || params->mode == MODE_ABDADA_RMO;
     /* ABDADA: the node being entered may be put off if another worker is on it (a younger
      * brother, in the first pass over its parent's moves); the child returned put off. */
     u32 deferrable = 0, deferred_ret = 0;

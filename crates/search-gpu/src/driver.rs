@@ -20,6 +20,12 @@ const GAME_KEYS: usize = 128;
 /// enough that `stop` and the clock are answered quickly.
 const SLICE_TARGET: Duration = Duration::from_millis(4);
 
+/// The most nodes per worker in one slice, whatever the last slices took: a budget grown on
+/// cheap endgame nodes must not turn into a slice of seconds when the nodes get dear again (a
+/// game at 10 s + 0.1 s lost on time that way). A worker does 30 to 100 thousand nodes a
+/// second on the H100, so this is 10 to 35 ms.
+const MAX_SLICE_NODES: u32 = 1024;
+
 /// What a GPU search is made of.
 #[derive(Clone, Debug)]
 pub struct GpuSearchOptions {
@@ -31,18 +37,15 @@ pub struct GpuSearchOptions {
 }
 
 impl GpuSearchOptions {
-    /// A default for `info`: several workers per multiprocessor on a GPU; one per core on a CPU
-    /// device (PoCL), where the lanes of a worker run one after another.
+    /// A default for `info`: one worker per multiprocessor (or core, on a CPU device such as
+    /// PoCL), with ABDADA over RMO. On the H100 (`kogge benchsmp`, docs/PERFORMANCE.md) time to
+    /// depth was best there: 19 times one worker's at 132 workers, 18 at 264, 14 at 528. More
+    /// workers add nodes per second but mostly search what the others search.
     pub fn for_device(info: &DeviceInfo) -> GpuSearchOptions {
-        let workers = if info.is_cpu {
-            info.compute_units.max(1) as usize
-        } else {
-            8 * info.compute_units.max(1) as usize
-        };
         GpuSearchOptions {
-            workers,
+            workers: info.compute_units.max(1) as usize,
             hash_mb: 256,
-            mode: ParallelMode::Lazy,
+            mode: ParallelMode::AbdadaRmo,
         }
     }
 }
@@ -229,7 +232,10 @@ impl GpuSearch {
             pad: 0,
         };
         self.device.write(&mut self.control, &[0])?;
-        if self.options.mode == ParallelMode::Abdada {
+        if matches!(
+            self.options.mode,
+            ParallelMode::Abdada | ParallelMode::AbdadaRmo
+        ) {
             // Marks left by workers that stopped when the last iteration ended.
             self.device
                 .write(&mut self.busy, &vec![0u64; BUSY_ENTRIES])?;
@@ -290,7 +296,7 @@ impl GpuSearch {
         if self.fixed_slice.is_some() {
             return;
         }
-        if took < SLICE_TARGET / 2 && self.slice_nodes < 1 << 20 {
+        if took < SLICE_TARGET / 2 && self.slice_nodes < MAX_SLICE_NODES {
             self.slice_nodes *= 2;
         } else if took > SLICE_TARGET * 2 && self.slice_nodes > 16 {
             self.slice_nodes /= 2;
