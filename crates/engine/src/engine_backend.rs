@@ -1,6 +1,7 @@
 //! `EngineBackend`: the search the protocols drive, chosen by `--backend` / the UCI option
-//! `Backend` (auto, cpu, cuda, opencl). `auto` takes a GPU if the machine has one (never OpenCL
-//! on a CPU, where the native CPU search is faster) and the CPU search otherwise.
+//! `Backend` (auto, cpu, cuda, opencl). `auto` is the stronger search, which today is the CPU's
+//! even on an H100 (docs/STRENGTH.md: the GPU search lost 1/6/13 to one CPU thread at 5 s +
+//! 0.05 s); `cuda` and `opencl` choose the GPU search.
 //!
 //! Opening a GPU search compiles its kernel, which takes seconds; it happens on a thread of its
 //! own, so that `uci` is answered at once. `isready` (and the first search) wait for it, as UCI
@@ -88,20 +89,15 @@ impl EngineBackend {
     fn open(&mut self) {
         self.opening = None;
         let kind = match self.settings.backend {
-            BackendChoice::Cpu => {
+            BackendChoice::Cpu | BackendChoice::Auto => {
                 self.use_cpu();
                 return;
             }
-            BackendChoice::Auto => None,
-            BackendChoice::Cuda => Some(BackendKind::Cuda),
-            BackendChoice::Opencl => Some(BackendKind::OpenCl),
+            BackendChoice::Cuda => BackendKind::Cuda,
+            BackendChoice::Opencl => BackendKind::OpenCl,
         };
         let info = match pick_device(kind, self.settings.device) {
-            Ok(Some(info)) => info,
-            Ok(None) => {
-                self.use_cpu();
-                return;
-            }
+            Ok(info) => info,
             Err(why) => {
                 self.note = Some(format!("{why}; searching on the CPU"));
                 self.use_cpu();
@@ -190,18 +186,9 @@ impl EngineBackend {
     }
 }
 
-/// The device for `kind` (None: auto) and `index`; `Ok(None)` when auto finds no GPU.
-fn pick_device(
-    kind: Option<BackendKind>,
-    index: Option<usize>,
-) -> Result<Option<DeviceInfo>, String> {
-    let list = list_devices();
-    match choose(&list, kind, index) {
-        Ok(info) if kind.is_none() && index.is_none() && info.is_cpu => Ok(None),
-        Ok(info) => Ok(Some(info)),
-        Err(_) if kind.is_none() && index.is_none() => Ok(None),
-        Err(e) => Err(e.to_string()),
-    }
+/// The device of backend `kind` numbered `index` (the best one without an index).
+fn pick_device(kind: BackendKind, index: Option<usize>) -> Result<DeviceInfo, String> {
+    choose(&list_devices(), Some(kind), index).map_err(|e| e.to_string())
 }
 
 impl SearchBackend for EngineBackend {

@@ -80,6 +80,12 @@ fn handshake_lists_the_options() {
         option("UCI_Chess960"),
         "option name UCI_Chess960 type check default false"
     );
+    assert_eq!(
+        option("Backend"),
+        "option name Backend type combo default auto var auto var cpu var cuda var opencl"
+    );
+    assert!(option("Workers").starts_with("option name Workers type spin default 0 min 0"));
+    assert!(option("GPU Parallel").contains("default abdada-rmo"));
     e.send("isready");
     e.expect_line("readyok");
     e.send("quit");
@@ -190,6 +196,10 @@ fn bad_input_is_reported_and_survived() {
     e.send("setoption name Hash value -5");
     e.expect_prefix("info string ");
     e.send("setoption name Nonsense value 1");
+    e.expect_prefix("info string ");
+    e.send("setoption name Backend value quantum");
+    e.expect_prefix("info string ");
+    e.send("setoption name GPU Parallel value");
     e.expect_prefix("info string ");
     e.send("");
     e.send("isready");
@@ -347,4 +357,67 @@ fn forced_protocol_and_bench() {
     assert!(lines.iter().any(|l| l.starts_with("====")), "{lines:?}");
     e.send("isready");
     e.expect_line("readyok");
+}
+
+#[test]
+fn a_gpu_backend_that_cannot_open_falls_back_to_the_cpu() {
+    // Device 99 exists on no machine: the engine says why in an info string and searches on the
+    // CPU, with a legal move.
+    let mut e = Engine::start(&["--backend", "cuda", "--device", "99"]);
+    e.send("uci");
+    e.expect_line("uciok");
+    e.send("isready");
+    e.expect_line("readyok");
+    e.send("position startpos moves e2e4");
+    e.send("go depth 3");
+    let lines = e.expect_prefix("bestmove");
+    let mut board = Board::startpos();
+    board.play(board.parse_uci("e2e4").unwrap());
+    legal_bestmove(&lines, &board);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string") && l.contains("searching on the CPU")),
+        "{lines:?}"
+    );
+}
+
+#[test]
+fn the_gpu_search_plays_over_uci() {
+    // OpenCL: PoCL in CI, where the kernel runs on the CPU. Under CI=true a missing device fails.
+    let has_opencl = kogge_gpu::list_devices()
+        .devices
+        .iter()
+        .any(|d| d.backend == kogge_gpu::BackendKind::OpenCl);
+    if !has_opencl {
+        assert!(
+            std::env::var("CI").as_deref() != Ok("true"),
+            "no OpenCL device in CI"
+        );
+        eprintln!("no OpenCL device: the GPU search over UCI is not tested here");
+        return;
+    }
+    let mut e = Engine::start(&["--backend", "opencl", "--workers", "2"]);
+    e.send("uci");
+    e.expect_line("uciok");
+    e.send("setoption name GPU Parallel value abdada-rmo");
+    e.send("isready");
+    // The kernel is built at start; isready waits for it (a minute on PoCL without its cache).
+    e.read_until("readyok", Duration::from_secs(600), |l| l == "readyok");
+    e.send("position startpos moves d2d4");
+    e.send("go depth 5");
+    let lines = e.read_until("bestmove", Duration::from_secs(120), |l| {
+        l.starts_with("bestmove")
+    });
+    let mut board = Board::startpos();
+    board.play(board.parse_uci("d2d4").unwrap());
+    legal_bestmove(&lines, &board);
+    assert!(
+        !lines.iter().any(|l| l.starts_with("info string")),
+        "the GPU search ran: {lines:?}"
+    );
+    assert!(
+        lines.iter().any(|l| field(l, "depth") == Some("5")),
+        "{lines:?}"
+    );
 }

@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# GPU search on the device: `kogge selftest` (move generation, evaluation and search checked
+# against the CPU) and `kogge benchsmp` (nodes per second and time to depth against workers) on
+# every GPU backend, in one run. The benchsmp rows go to RESULTS/<backend>-<positions>.jsonl for
+# bench/plot-benchsmp.py, and are printed as tables.
+#
+# Usage: bash bench/gpu-search.sh
+#   KOGGE      the engine binary                  (default: build target/release/kogge)
+#   BACKENDS   GPU backends to run                (default "cuda opencl")
+#   WORKERS    worker counts                      (default 1,2,4,...,2112)
+#   DEPTH      depth of the start-position rows   (default 13)
+#   BENCH_DEPTH, BENCH_COUNT  depth and number of `kogge bench` positions (default 12, 4)
+#   MODE       parallel mode                      (default: the engine's)
+#   MAX_NODES  selftest's perft limit             (default 10000000)
+#   RESULTS    output folder                      (default gpu-search-results)
+#   DATA       the test data folder for selftest  (default: ../shared/data beside the repository)
+# OpenCL needs an ICD loader and vendor file on the machine (see ../shared/gpu/DEVICE.md).
+set -euo pipefail
+shopt -s inherit_errexit
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+BACKENDS=${BACKENDS:-cuda opencl}
+WORKERS=${WORKERS:-1,2,4,8,16,32,64,132,264,528,1056,2112}
+DEPTH=${DEPTH:-13}
+BENCH_DEPTH=${BENCH_DEPTH:-12}
+BENCH_COUNT=${BENCH_COUNT:-4}
+MAX_NODES=${MAX_NODES:-10000000}
+RESULTS=${RESULTS:-gpu-search-results}
+mode=()
+if [[ -n "${MODE:-}" ]]; then
+    mode=(--mode "$MODE")
+fi
+if [[ -z "${KOGGE:-}" ]]; then
+    cargo build --release --quiet -p kogge
+    KOGGE=target/release/kogge
+fi
+mkdir -p "$RESULTS"
+data=()
+if [[ -n "${DATA:-}" ]]; then
+    data=(--data "$DATA")
+fi
+
+"$KOGGE" devices
+for backend in $BACKENDS; do
+    echo
+    echo "== selftest, $backend"
+    "$KOGGE" selftest --backend "$backend" --max-nodes "$MAX_NODES" "${data[@]}" || echo "selftest on $backend FAILED"
+done
+for backend in $BACKENDS; do
+    for set in "start $DEPTH 1" "bench $BENCH_DEPTH $BENCH_COUNT"; do
+        read -r positions depth count <<<"$set"
+        out="$RESULTS/$backend-$positions.jsonl"
+        echo
+        echo "== benchsmp, $backend, $positions positions ($count), depth $depth"
+        "$KOGGE" benchsmp --backend "$backend" --positions "$positions" --count "$count" \
+            --depth "$depth" --workers "$WORKERS" "${mode[@]}" --json >"$out"
+        python3 - "$out" <<'PY'
+import json, sys
+rows = [json.loads(line) for line in open(sys.argv[1])]
+print(f"{'workers':>8} {'nodes':>13} {'seconds':>9} {'nodes/s':>13} {'nps x':>8} {'ttd x':>7}")
+for r in rows:
+    print(f"{r['workers']:>8} {r['nodes']:>13} {r['seconds']:>9.3f} {r['nps']:>13.0f} "
+          f"{r['nps_speedup']:>8.1f} {r['ttd_speedup']:>7.2f}")
+PY
+    done
+done
