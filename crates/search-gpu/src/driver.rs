@@ -37,13 +37,14 @@ pub struct GpuSearchOptions {
 }
 
 impl GpuSearchOptions {
-    /// A default for `info`: one worker per multiprocessor (or core, on a CPU device such as
-    /// PoCL), with ABDADA over RMO. On the H100 (`kogge benchsmp`, docs/PERFORMANCE.md) time to
-    /// depth was best there: 19 times one worker's at 132 workers, 18 at 264, 14 at 528. More
-    /// workers add nodes per second but mostly search what the others search.
+    /// A default for `info`: two workers per multiprocessor (one per core on a CPU device such
+    /// as PoCL), with ABDADA over RMO. On the H100 (`kogge benchsmp`, docs/PERFORMANCE.md) time
+    /// to depth was best there: 9.8 times one worker's at 264 workers, 8.9 at 132, 9.2 at 528.
+    /// More workers add nodes per second but mostly search what the others search.
     pub fn for_device(info: &DeviceInfo) -> GpuSearchOptions {
+        let units = info.compute_units.max(1) as usize;
         GpuSearchOptions {
-            workers: info.compute_units.max(1) as usize,
+            workers: if info.is_cpu { units } else { 2 * units },
             hash_mb: 256,
             mode: ParallelMode::AbdadaRmo,
         }
@@ -62,6 +63,8 @@ pub struct Iteration {
     pub pv: Vec<Move>,
     /// Nodes of every worker in this iteration.
     pub nodes: u64,
+    /// The worker whose result this is.
+    pub worker: usize,
 }
 
 /// How an iteration ended.
@@ -306,11 +309,12 @@ impl GpuSearch {
     /// The result of the worker that finished the iteration, if one did; the deepest if
     /// several did in the same slice.
     fn finished(&self, root: &Board, nodes: u64) -> Option<Iteration> {
+        // Worker 0's: only it ends an iteration (see search.cl).
+        let worker = 0;
         let r = self
             .host_results
-            .iter()
-            .filter(|r| r.status == STATUS_DONE)
-            .max_by_key(|r| r.depth)?;
+            .first()
+            .filter(|r| r.status == STATUS_DONE)?;
         let best = Move::from_raw(r.best_move as u16);
         let pv = legal_line(root, &r.pv[..(r.pv_len as usize).min(GPU_MAX_PLY)]);
         Some(Iteration {
@@ -320,6 +324,7 @@ impl GpuSearch {
             best,
             pv,
             nodes,
+            worker,
         })
     }
 
