@@ -23,7 +23,8 @@ pub struct AnalyzeArgs {
     #[arg(long)]
     pub fen: Option<String>,
 
-    /// Think this many milliseconds [default: 3000, or no time limit when --depth is given].
+    /// Think this many milliseconds [default: 3000, or no time limit when --depth or --nodes is
+    /// given].
     #[arg(long, value_name = "MS", value_parser = parse_movetime)]
     pub movetime: Option<u64>,
 

@@ -30,11 +30,11 @@ pub struct EpdArgs {
     pub file: PathBuf,
 
     /// Think this many milliseconds per position [default: 1000, or no time limit when --depth
-    /// is given].
+    /// or --nodes is given].
     #[arg(long, value_name = "MS", value_parser = parse_movetime)]
     pub movetime: Option<u64>,
 
-    /// Depth, threads and table (cleared before every position).
+    /// Depth, nodes, threads and table (cleared before every position).
     #[command(flatten)]
     pub search: SearchArgs,
 

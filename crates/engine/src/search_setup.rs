@@ -28,6 +28,13 @@ pub fn parse_movetime(text: &str) -> Result<u64, String> {
     }
 }
 
+pub fn parse_nodes(text: &str) -> Result<u64, String> {
+    match text.parse::<u64>() {
+        Ok(n) if n >= 1 => Ok(n),
+        _ => Err("expected a number of nodes of at least 1".to_string()),
+    }
+}
+
 pub fn parse_hash_mb(text: &str) -> Result<usize, String> {
     match text.parse::<usize>() {
         Ok(mb) if (1..=MAX_HASH_MB).contains(&mb) => Ok(mb),
@@ -46,16 +53,22 @@ pub fn parse_search_threads(text: &str) -> Result<usize, String> {
     }
 }
 
-/// The limits of one search: the depth and the time given, both if both are (whichever comes
-/// first ends it), and `default_ms` of thinking when neither is.
-pub fn limits(movetime_ms: Option<u64>, depth: Option<u32>, default_ms: u64) -> Limits {
-    let movetime = match (movetime_ms, depth) {
-        (Some(ms), _) => Some(ms),
-        (None, Some(_)) => None,
-        (None, None) => Some(default_ms),
+/// The limits of one search: the depth, the time and the node count given, all that are
+/// (whichever comes first ends it), and `default_ms` of thinking when none is.
+pub fn limits(
+    movetime_ms: Option<u64>,
+    depth: Option<u32>,
+    nodes: Option<u64>,
+    default_ms: u64,
+) -> Limits {
+    let movetime = match (movetime_ms, depth, nodes) {
+        (Some(ms), _, _) => Some(ms),
+        (None, None, None) => Some(default_ms),
+        (None, _, _) => None,
     };
     Limits {
         depth,
+        nodes,
         movetime: movetime.map(Duration::from_millis),
         ..Limits::default()
     }
@@ -70,6 +83,12 @@ pub struct SearchArgs {
     #[arg(long, value_name = "D", value_parser = parse_search_depth)]
     pub depth: Option<u32>,
 
+    /// Stop after this many nodes (all threads together; with --movetime or --depth too:
+    /// whichever comes first). With one thread, a search to a fixed node count gives the same
+    /// result on any machine and under any load.
+    #[arg(long, value_name = "N", value_parser = parse_nodes)]
+    pub nodes: Option<u64>,
+
     /// Search threads.
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = parse_search_threads)]
     pub threads: usize,
@@ -80,9 +99,9 @@ pub struct SearchArgs {
 }
 
 impl SearchArgs {
-    /// The limits for `--movetime` (or `default_ms`) and `--depth`; see [`limits`].
+    /// The limits for `--movetime` (or `default_ms`), `--depth` and `--nodes`; see [`limits`].
     pub fn limits(&self, movetime_ms: Option<u64>, default_ms: u64) -> Limits {
-        limits(movetime_ms, self.depth, default_ms)
+        limits(movetime_ms, self.depth, self.nodes, default_ms)
     }
 
     /// The CPU search these options ask for; see [`cpu_search`].
@@ -106,15 +125,22 @@ mod tests {
     use super::*;
 
     #[test]
-    fn limits_default_to_the_time_unless_a_depth_is_given() {
-        let l = limits(None, None, 3000);
+    fn limits_default_to_the_time_unless_a_depth_or_nodes_are_given() {
+        let l = limits(None, None, None, 3000);
         assert_eq!((l.depth, l.movetime), (None, Some(Duration::from_secs(3))));
-        let l = limits(None, Some(9), 3000);
+        let l = limits(None, Some(9), None, 3000);
         assert_eq!((l.depth, l.movetime), (Some(9), None));
-        let l = limits(Some(500), Some(9), 3000);
+        let l = limits(Some(500), Some(9), None, 3000);
         assert_eq!(
             (l.depth, l.movetime),
             (Some(9), Some(Duration::from_millis(500)))
+        );
+        let l = limits(None, None, Some(50_000), 3000);
+        assert_eq!((l.depth, l.nodes, l.movetime), (None, Some(50_000), None));
+        let l = limits(Some(500), None, Some(50_000), 3000);
+        assert_eq!(
+            (l.nodes, l.movetime),
+            (Some(50_000), Some(Duration::from_millis(500)))
         );
     }
 
@@ -125,6 +151,8 @@ mod tests {
         assert!(parse_movetime("0").is_err());
         assert!(parse_movetime("abc").is_err());
         assert!(parse_hash_mb("0").is_err());
+        assert!(parse_nodes("0").is_err());
+        assert!(parse_nodes("1000000").is_ok());
         assert!(parse_search_threads("0").is_err());
     }
 }

@@ -117,3 +117,44 @@ fn wac_first_ten_at_200_ms() {
     // slow machine under load finds most of them in 200 ms.
     assert!(passed >= 6, "{text}");
 }
+
+#[test]
+fn a_node_limit_gives_the_same_result_every_time() {
+    // One thread and a fixed node count: the search is deterministic, whatever the machine's
+    // load, so two runs print the same lines (less the timing).
+    let wac = kogge_chess::testdata::read("wac.epd");
+    let first_three: String = wac.lines().take(3).map(|l| format!("{l}\n")).collect();
+    let file = scratch_file("epd_wac3_nodes.epd", &first_three);
+    let path = file.to_str().expect("a UTF-8 path");
+    let run = || {
+        let out = kogge(&["epd", path, "--nodes", "30000"]);
+        assert!(out.status.success(), "stderr: {}", stderr(&out));
+        stdout(&out)
+    };
+    let (a, b) = (run(), run());
+    let searched = |text: &str| -> Vec<String> {
+        text.lines()
+            .filter(|l| !l.starts_with("nodes "))
+            .map(str::to_string)
+            .collect()
+    };
+    assert_eq!(searched(&a), searched(&b));
+    assert_eq!(a.lines().count(), 5, "{a}");
+    // The node counts of the two runs match too, and the limit holds (checked every 1024
+    // nodes, so a search may pass it by that much).
+    let nodes = |text: &str| -> u64 {
+        let line = text
+            .lines()
+            .find(|l| l.starts_with("nodes "))
+            .expect("a nodes line");
+        line.split_whitespace()
+            .nth(1)
+            .and_then(|n| n.parse().ok())
+            .expect("a count")
+    };
+    assert_eq!(nodes(&a), nodes(&b));
+    assert!(nodes(&a) <= 3 * (30_000 + 1024), "{a}");
+
+    let out = kogge(&["epd", path, "--nodes", "0"]);
+    assert_eq!(out.status.code(), Some(2));
+}

@@ -315,6 +315,9 @@ impl Worker<'_, '_> {
                     best_move = mv;
                     if PV {
                         self.update_pv(ply, mv);
+                        if root {
+                            self.root_value = value;
+                        }
                     }
                     if value >= beta {
                         break;

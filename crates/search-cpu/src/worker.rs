@@ -96,6 +96,8 @@ pub struct Worker<'a, 'b> {
     pub stopped: bool,
     /// The depth of the iteration in progress.
     pub root_depth: i32,
+    /// The value of the root move that last raised alpha: the first move of `pv[0]`.
+    pub root_value: Value,
     pub sink: &'b dyn InfoSink,
 }
 
@@ -129,6 +131,7 @@ impl<'a, 'b> Worker<'a, 'b> {
             nmp_min_ply: 0,
             stopped: false,
             root_depth: 0,
+            root_value: 0,
             sink,
         }
     }
@@ -219,11 +222,19 @@ impl<'a, 'b> Worker<'a, 'b> {
                 lines.push(line);
             }
             if self.stopped {
-                // A stopped iteration's first line is still a legal move searched at this depth;
-                // keep it if it was searched at all and nothing completed yet.
-                if completed.is_empty()
-                    && let Some(first) = lines.first()
+                // A stopped iteration's first line is a move searched in full at this depth that
+                // beat every move searched before it, the previous best among them (the root
+                // tries it first): better informed than the last completed iteration. With
+                // several lines, it stands in only when nothing completed.
+                if let Some(first) = lines.first()
+                    && (completed.is_empty() || lines_wanted == 1)
                 {
+                    // Shown when it changes the move, so that the last line a GUI sees is the
+                    // move played.
+                    let changed = completed.first().and_then(|l| l.pv.first()) != first.pv.first();
+                    if changed && self.is_main() {
+                        self.report_line(depth, 0, first);
+                    }
                     completed = vec![first.clone()];
                 }
                 break;
@@ -264,12 +275,17 @@ impl<'a, 'b> Worker<'a, 'b> {
             {
                 break;
             }
+            // A clock's time is shared with the moves to come: a stable best move ends the
+            // search early. A fixed time per move (`movetime` alone) is for this move only, so
+            // all of it is used: the hard limit ends the search.
+            let fixed_time = limits.movetime.is_some() && limits.clock.is_none();
             let stability = [2.0, 1.4, 1.1, 0.9, 0.8, 0.7][stable_iterations.min(5) as usize];
             let scale = stability * (1.0 + falling);
-            if self
-                .shared
-                .time
-                .soft_limit_passed(self.shared.control, scale)
+            if !fixed_time
+                && self
+                    .shared
+                    .time
+                    .soft_limit_passed(self.shared.control, scale)
             {
                 break;
             }
@@ -300,6 +316,17 @@ impl<'a, 'b> Worker<'a, 'b> {
             self.seldepth = 0;
             self.pv_len[0] = 0;
             let value = self.search::<true>(root, alpha, beta, depth, 0, false);
+            if self.stopped {
+                // The value returned means nothing, but a root move that raised alpha before the
+                // stop was searched in full: its line and value stand.
+                if self.pv_len[0] > 0 {
+                    last = Some(Line {
+                        value: self.root_value,
+                        pv: self.root_pv(),
+                    });
+                }
+                return last;
+            }
             if self.pv_len[0] > 0 {
                 // A fail-low PV is not better than the previous line's: keep the old move.
                 if value > alpha || last.is_none() {
@@ -308,9 +335,6 @@ impl<'a, 'b> Worker<'a, 'b> {
                         pv: self.root_pv(),
                     });
                 }
-            }
-            if self.stopped {
-                return last;
             }
             if value <= alpha {
                 beta = (alpha + beta) / 2;
