@@ -173,6 +173,24 @@ DEVICE_FN u32 push_pawn_targets(Move *list, u32 n, u64 to, i32 delta, u64 last) 
     return n;
 }
 
+/* The legal destinations of our pawn on `fb` (promotions included, en passant not): pushes
+ * along an orthogonal pin ray, captures along a diagonal one, answering a single check. */
+DEVICE_FN u64 pawn_targets(const Board *b, const Masks *m, u64 fb) {
+    u64 t = 0;
+    if (!(fb & m->pin_diag)) {
+        u64 single = (b->side ? fb >> 8 : fb << 8) & m->empty;
+        u64 dbl = (b->side ? (single & RANK_6) >> 8 : (single & RANK_3) << 8) & m->empty;
+        t |= single | dbl;
+        if (fb & m->pin_hv) t &= m->pin_hv;
+    }
+    if (!(fb & m->pin_hv)) {
+        u64 takes = pawn_attacks(b->side, fb) & m->them;
+        if (fb & m->pin_diag) takes &= m->pin_diag;
+        t |= takes;
+    }
+    return t & m->checkmask;
+}
+
 /* Every legal move into `list` (room for 256); returns how many. */
 DEVICE_FN u32 gen_moves(const Board *b, Move *list) {
     Masks m;
@@ -207,20 +225,7 @@ DEVICE_FN u32 gen_moves(const Board *b, Move *list) {
     for (u64 p = pawns; p; p &= p - 1) {
         u32 f = lsb(p);
         u64 fb = bit(f);
-        u64 t = 0;
-        if (!(fb & m.pin_diag)) {
-            u64 single = (b->side ? fb >> 8 : fb << 8) & m.empty;
-            u64 dbl = (b->side ? (single & RANK_6) >> 8 : (single & RANK_3) << 8) & m.empty;
-            t |= single | dbl;
-            if (fb & m.pin_hv) t &= m.pin_hv;
-        }
-        if (!(fb & m.pin_hv)) {
-            u64 takes = pawn_attacks(b->side, fb) & m.them;
-            if (fb & m.pin_diag) takes &= m.pin_diag;
-            t |= takes;
-        }
-        t &= m.checkmask;
-        for (; t; t &= t - 1) {
+        for (u64 t = pawn_targets(b, &m, fb); t; t &= t - 1) {
             u32 to = lsb(t);
             if (bit(to) & last) {
                 for (u32 q = 0; q < 4; q++) list[n++] = MOVE(f, to, MOVE_PROMOTION, 3u - q);

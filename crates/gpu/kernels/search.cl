@@ -294,19 +294,7 @@ DEVICE_FN u32 gen_sorted(const Board *b, u32 lane, int captures_only, u32 tt_mov
     } else if (type == KNIGHT) {
         if (!(fb & (m.pin_hv | m.pin_diag))) to = knight_attacks(fb) & target;
     } else if (type == PAWN) {
-        u64 t = 0;
-        if (!(fb & m.pin_diag)) {
-            u64 single = (b->side ? fb >> 8 : fb << 8) & m.empty;
-            u64 dbl = (b->side ? (single & RANK_6) >> 8 : (single & RANK_3) << 8) & m.empty;
-            t |= single | dbl;
-            if (fb & m.pin_hv) t &= m.pin_hv;
-        }
-        if (!(fb & m.pin_hv)) {
-            u64 takes = pawn_attacks(b->side, fb) & m.them;
-            if (fb & m.pin_diag) takes &= m.pin_diag;
-            t |= takes;
-        }
-        t &= m.checkmask;
+        u64 t = pawn_targets(b, &m, fb);
         promo_to = t & last;
         to = t & ~last;
         if (captures_only) to &= m.them;
@@ -377,7 +365,6 @@ DEVICE_FN i32 score_from_tt(i32 s, u32 ply) {
 
 DEVICE_FN u32 tt_move_of(u64 d) { return (u32)(d & 0xffffu); }
 DEVICE_FN i32 tt_score_of(u64 d) { return (i32)(i16)(u16)(d >> 16); }
-DEVICE_FN i32 tt_eval_of(u64 d) { return (i32)(i16)(u16)(d >> 32); }
 DEVICE_FN i32 tt_depth_of(u64 d) { return (i32)((d >> 48) & 0xffu); }
 DEVICE_FN u32 tt_bound_of(u64 d) { return (u32)((d >> 56) & 3u); }
 
@@ -551,7 +538,7 @@ KERNEL void search_slice(const GLOBAL SearchParams *params, GLOBAL WorkerStack *
     i32 ret = 0;
     i32 eval_result = 0;
     u32 child_pv_len = 0;
-    u32 suspended = 0, idle = 0, finished = 0;
+    u32 idle = 0, finished = 0;
     const u32 abdada = params->mode == MODE_ABDADA || params->mode == MODE_ABDADA_RMO;
     /* ABDADA: the node being entered may be put off if another worker is on it (a younger
      * brother, in the first pass over its parent's moves); the child returned put off. */
@@ -605,7 +592,6 @@ KERNEL void search_slice(const GLOBAL SearchParams *params, GLOBAL WorkerStack *
             if (abdada && f.depth >= ABDADA_MIN_DEPTH) f.flags |= FLAG_CLAIMED;
             deferrable = 0;
             if (nodes - nodes_at_start >= params->slice_nodes) {
-                suspended = 1;
                 break;
             }
             nodes++;
@@ -974,7 +960,6 @@ KERNEL void search_slice(const GLOBAL SearchParams *params, GLOBAL WorkerStack *
     }
     BARRIER();
     for (u32 i = lane; i < stack_words; i += WORKER_LANES) words_saved[i] = words_local[i];
-    (void)suspended;
 }
 
 /* The sizes the host must agree with: it allocates the stacks by the first and checks its
