@@ -1,7 +1,9 @@
 //! GPU perft: the host drives a breadth-first expansion ply by ply on the device — count every
 //! position's legal moves, prefix-sum the counts on the device to place each child, write the
-//! children contiguously — and the last plies (up to three) run depth-first in one fused kernel,
-//! one thread per position, with the last ply bulk-counted. Positions travel in the packed
+//! children contiguously — and the last two plies run fused in one kernel: each work-group
+//! stages its positions' children in local memory, every thread takes an equal share of them and
+//! bulk-counts their moves. (One to three plies depth-first per thread is the other tail, used
+//! under the table.) Positions travel in the packed
 //! 40-byte form of `kogge_chess::packed`. A ply that would not fit in the per-ply buffers is split
 //! into chunks of parents whose children fit, so depth is limited by time, not memory.
 //!
@@ -11,19 +13,21 @@
 //! The kernels are `crates/gpu/kernels/{board.h, movegen.h, perft.cl}`, one source for CUDA and
 //! OpenCL.
 
-use kogge_chess::{Board, Move, PackedBoard};
+use kogge_chess::types::Square;
+use kogge_chess::{Board, Move, PackedBoard, attacks, tables};
 use kogge_gpu::{Arg, Buffer, Device, GpuError, Kernel, Module};
 
 /// The kernel source, in the order the files depend on each other.
 pub const SOURCE: &str = concat!(
     include_str!("../../gpu/kernels/board.h"),
     include_str!("../../gpu/kernels/movegen.h"),
+    include_str!("../../gpu/kernels/lookup.h"),
     include_str!("../../gpu/kernels/perft.cl"),
 );
 
 /// Work-group size of every perft kernel (a power of two; the scan and the reductions rely on
-/// it).
-const GROUP: usize = 256;
+/// it; at most 256, since a staged child's parent index is a byte).
+const GROUP: usize = 128;
 
 /// 64-bit words per packed position.
 const WORDS: usize = 5;
@@ -31,7 +35,8 @@ const WORDS: usize = 5;
 /// Tuning knobs. The defaults suit a large GPU; tests use small buffers to exercise chunking.
 #[derive(Clone, Debug)]
 pub struct PerftOptions {
-    /// Plies run depth-first at the end (1 to 3).
+    /// Plies fused at the end (1 to 3): 2 runs the staged kernel, 1 and 3 (and every depth
+    /// under the table) run depth-first per thread.
     pub leaf_depth: u32,
     /// Positions each ply's buffer holds; a ply with more children is split into chunks.
     pub positions_per_ply: usize,
@@ -41,14 +46,19 @@ pub struct PerftOptions {
 }
 
 impl PerftOptions {
-    /// Defaults for `device`: three fused plies, and ply buffers that use at most a quarter of
-    /// the device's memory over eight plies.
+    /// Defaults for `device`: the two-ply staged tail, and ply buffers that use at most a
+    /// quarter of the device's memory over eight plies. `KOGGE_PERFT_LEAF` (1 to 3) overrides
+    /// the tail, for benchmarks.
     pub fn for_device(device: &Device) -> PerftOptions {
         let bytes_per_position = (WORDS * 8 + 8) as u64;
         let budget = device.info().memory_bytes / 4 / 8;
         let positions = (budget / bytes_per_position).clamp(1 << 12, 1 << 25) as usize;
+        let leaf_depth = std::env::var("KOGGE_PERFT_LEAF")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(2);
         PerftOptions {
-            leaf_depth: 3,
+            leaf_depth,
             positions_per_ply: positions,
             hash_bytes: 0,
         }
@@ -71,6 +81,7 @@ pub struct GpuPerft {
     scan_add: Kernel,
     expand: Kernel,
     perft_leaf: Kernel,
+    perft_staged2: Kernel,
     tt_lookup: Kernel,
     gather_misses: Kernel,
     perft_misses: Kernel,
@@ -82,6 +93,9 @@ pub struct GpuPerft {
     /// whole positions and depths, so they stay valid for any later position.
     tt: Buffer<u64>,
     tt_mask: u64,
+    /// The attack tables of lookup.h (see `lookup_tables`).
+    lookup_params: Buffer<u64>,
+    lookup_attacks: Buffer<u64>,
 }
 
 /// 64-bit words per transposition-table entry (perft.cl's TT_WORDS).
@@ -101,6 +115,42 @@ fn words(packed: &PackedBoard) -> [u64; WORDS] {
     ]
 }
 
+/// The tables of kernels/lookup.h, from the CPU's own (computed by crates/chess/build.rs): the
+/// parameters (per rook square, then per bishop square: mask, magic, offset and shift, 0; then
+/// the knight and king attacks) and the attack blocks (rooks, then bishops, whose offsets are moved
+/// past the rooks).
+fn lookup_tables() -> (Vec<u64>, Vec<u64>) {
+    let mut params = Vec::with_capacity(LOOKUP_WORDS);
+    let rook_len = tables::ROOK_MAGIC_TABLE.len();
+    for (entries, base) in [
+        (&tables::ROOK_MAGICS, 0),
+        (&tables::BISHOP_MAGICS, rook_len),
+    ] {
+        for e in entries.iter() {
+            // Every shift is at least 32 (at most 12 relevant bits per square): lookup.h keeps
+            // the offset and the shift past 32 in one word.
+            assert!(e.shift >= 32 && base + e.offset < 1 << 32);
+            let place = (base + e.offset) as u64 | u64::from(e.shift - 32) << 32;
+            params.extend([e.mask, e.magic, place, 0]);
+        }
+    }
+    params.extend(Square::all().map(|sq| attacks::knight(sq).0));
+    params.extend(Square::all().map(|sq| attacks::king(sq).0));
+    debug_assert_eq!(params.len(), LOOKUP_WORDS);
+    let mut table = Vec::with_capacity(rook_len + tables::BISHOP_MAGIC_TABLE.len());
+    table.extend_from_slice(&tables::ROOK_MAGIC_TABLE[..]);
+    table.extend_from_slice(&tables::BISHOP_MAGIC_TABLE[..]);
+    (params, table)
+}
+
+/// The `#define`s the kernels are built with (for tests that compile them elsewhere too).
+pub fn kernel_defines() -> [(&'static str, String); 1] {
+    [("SCAN_GROUP", GROUP.to_string())]
+}
+
+/// Words of lookup.h's parameter array (its LOOKUP_WORDS).
+const LOOKUP_WORDS: usize = 640;
+
 fn groups(n: usize) -> usize {
     n.div_ceil(GROUP)
 }
@@ -118,7 +168,7 @@ impl GpuPerft {
                 options.leaf_depth
             )));
         }
-        let module = device.build(SOURCE, &[("SCAN_GROUP", GROUP.to_string())])?;
+        let module = device.build(SOURCE, &kernel_defines())?;
         // A power of two of entries, at least two (a mask of 0 means "no table"); without a
         // table the kernel still takes a buffer, so it gets a one-entry dummy.
         let entries = options.hash_bytes / (TT_WORDS * 8);
@@ -129,7 +179,14 @@ impl GpuPerft {
             (TT_WORDS, 0)
         };
         let tt = device.alloc::<u64>(tt_len)?;
+        let (params, attacks) = lookup_tables();
+        let mut lookup_params = device.alloc::<u64>(params.len())?;
+        device.write(&mut lookup_params, &params)?;
+        let mut lookup_attacks = device.alloc::<u64>(attacks.len())?;
+        device.write(&mut lookup_attacks, &attacks)?;
         Ok(GpuPerft {
+            lookup_params,
+            lookup_attacks,
             tt,
             tt_mask,
             count_children: module.kernel("count_children")?,
@@ -137,6 +194,7 @@ impl GpuPerft {
             scan_add: module.kernel("scan_add")?,
             expand: module.kernel("expand")?,
             perft_leaf: module.kernel("perft_leaf")?,
+            perft_staged2: module.kernel("perft_staged2")?,
             tt_lookup: module.kernel("tt_lookup")?,
             gather_misses: module.kernel("gather_misses")?,
             perft_misses: module.kernel("perft_misses")?,
@@ -290,13 +348,28 @@ impl GpuPerft {
         )
     }
 
-    /// The fused depth-first tail over positions `0 .. n` of ply `p`.
+    /// The fused tail over positions `0 .. n` of ply `p`.
     fn leaves(&mut self, p: usize, n: usize, depth: u32) -> Result<u64, GpuError> {
         if self.tt_mask != 0 {
             return self.leaves_with_table(p, n, depth);
         }
         let g = groups(n);
         let sums: Buffer<u64> = self.device.alloc(g)?;
+        if depth == 2 {
+            self.device.launch(
+                &self.perft_staged2,
+                g * GROUP,
+                GROUP,
+                &[
+                    Arg::buf(&self.plies[p].boards),
+                    Arg::U32(to_u32(n, "positions")?),
+                    Arg::buf(&self.lookup_params),
+                    Arg::buf(&self.lookup_attacks),
+                    Arg::buf(&sums),
+                ],
+            )?;
+            return self.sum(&sums);
+        }
         self.device.launch(
             &self.perft_leaf,
             g * GROUP,

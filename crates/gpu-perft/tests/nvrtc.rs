@@ -3,7 +3,7 @@
 //! KOGGE_REQUIRE_NVRTC=1; elsewhere the test notes a missing NVRTC and passes.
 
 use kogge_gpu::{compile_cuda_for_check, nvrtc_available};
-use kogge_gpu_perft::SOURCE;
+use kogge_gpu_perft::{SOURCE, kernel_defines};
 
 #[test]
 fn perft_kernels_compile_for_sm_90() {
@@ -16,7 +16,7 @@ fn perft_kernels_compile_for_sm_90() {
         eprintln!("note: NVRTC not found, CUDA compilation of the perft kernels not tested");
         return;
     }
-    let ptx = compile_cuda_for_check(SOURCE, &[("SCAN_GROUP", "256".to_string())], "sm_90")
+    let ptx = compile_cuda_for_check(SOURCE, &kernel_defines(), "sm_90")
         .unwrap_or_else(|e| panic!("{e}"));
     for kernel in [
         "count_children",
@@ -24,6 +24,7 @@ fn perft_kernels_compile_for_sm_90() {
         "scan_add",
         "expand",
         "perft_leaf",
+        "perft_staged2",
     ] {
         assert!(
             ptx.contains(&format!(".entry {kernel}")),

@@ -181,7 +181,7 @@ DEVICE_FN u64 pawn_attacks(u32 c, u64 b) {
 
 /* Every square colour `by` attacks, with `occ` as the blockers. */
 HEAVY_FN u64 attacked_squares(const Board *b, u32 by, u64 occ) {
-    u64 them = b->colors[by];
+    u64 them = by ? b->colors[1] : b->colors[0];
     u64 empty = ~occ;
     u64 orth = (b->pieces[ROOK] | b->pieces[QUEEN]) & them;
     u64 diag = (b->pieces[BISHOP] | b->pieces[QUEEN]) & them;
@@ -205,6 +205,29 @@ DEVICE_FN u64 between_on_rank(u32 a, u32 c) {
     return (bit(hi) - 1) & ~((bit(lo) << 1) - 1);
 }
 
+/* ---- Register-friendly access ------------------------------------------------------------------
+ * An array of a private struct indexed by a run-time value makes the compiler keep the whole
+ * struct in (slow, per-thread) local memory instead of registers. These helpers index by
+ * selects over constant indices, so a Board stays in registers. */
+DEVICE_FN u64 color_set(const Board *b, u32 c) { return c ? b->colors[1] : b->colors[0]; }
+DEVICE_FN void toggle_color(Board *b, u32 c, u64 x) {
+    b->colors[0] ^= c ? 0 : x;
+    b->colors[1] ^= c ? x : 0;
+}
+DEVICE_FN void toggle_piece(Board *b, u32 t, u64 x) {
+    for (u32 i = 0; i < 6; i++) b->pieces[i] ^= i == t ? x : 0;
+}
+DEVICE_FN u32 castle_file(const Board *b, u32 slot) {
+    u32 f = b->castle[0];
+    f = slot == 1u ? b->castle[1] : f;
+    f = slot == 2u ? b->castle[2] : f;
+    return slot == 3u ? b->castle[3] : f;
+}
+DEVICE_FN void clear_castling_of(Board *b, u32 c) {
+    for (u32 slot = 0; slot < 4; slot++)
+        if ((slot >> 1) == c) b->castle[slot] = NO_FILE;
+}
+
 /* ---- Making a move (copy-make: callers copy the board first) ---------------------------------- */
 DEVICE_FN void clear_castling_on(Board *b, u32 sq) {
     for (u32 slot = 0; slot < 4; slot++) {
@@ -225,32 +248,29 @@ HEAVY_FN void make_move(Board *b, Move m) {
         /* XOR, not OR: in Chess960 the king or rook may end where it started. */
         b->pieces[KING] ^= fb ^ bit(kdst);
         b->pieces[ROOK] ^= tb ^ bit(rdst);
-        b->colors[us] ^= fb ^ tb ^ bit(kdst) ^ bit(rdst);
-        b->castle[2 * us] = NO_FILE;
-        b->castle[2 * us + 1] = NO_FILE;
+        toggle_color(b, us, fb ^ tb ^ bit(kdst) ^ bit(rdst));
+        clear_castling_of(b, us);
     } else {
         u32 moving = piece_type_on(b, fb);
         if (kind == MOVE_EN_PASSANT) {
             u64 cap = bit(to ^ 8u);
             b->pieces[PAWN] ^= cap;
-            b->colors[them] ^= cap;
-        } else if (b->colors[them] & tb) {
-            u32 captured = piece_type_on(b, tb);
-            b->pieces[captured] ^= tb;
-            b->colors[them] ^= tb;
+            toggle_color(b, them, cap);
+        } else if (color_set(b, them) & tb) {
+            toggle_piece(b, piece_type_on(b, tb), tb);
+            toggle_color(b, them, tb);
             clear_castling_on(b, to);
         }
-        b->pieces[moving] ^= fb;
-        b->pieces[kind == MOVE_PROMOTION ? 1u + ((m >> 14) & 3u) : moving] ^= tb;
-        b->colors[us] ^= fb | tb;
+        toggle_piece(b, moving, fb);
+        toggle_piece(b, kind == MOVE_PROMOTION ? 1u + ((m >> 14) & 3u) : moving, tb);
+        toggle_color(b, us, fb | tb);
         if (moving == PAWN) {
             if ((from ^ to) == 16u) {
                 u32 ep = (from + to) >> 1;
-                if (pawn_attacks(us, bit(ep)) & b->pieces[PAWN] & b->colors[them]) b->ep = ep;
+                if (pawn_attacks(us, bit(ep)) & b->pieces[PAWN] & color_set(b, them)) b->ep = ep;
             }
         } else if (moving == KING) {
-            b->castle[2 * us] = NO_FILE;
-            b->castle[2 * us + 1] = NO_FILE;
+            clear_castling_of(b, us);
         } else {
             clear_castling_on(b, from);
         }

@@ -11,13 +11,15 @@ typedef struct {
     u64 pin_hv;    /* rays (king to pinner, inclusive) of orthogonal pins */
     u64 pin_diag;  /* the same for diagonal pins */
     u64 king_to;   /* safe king destinations */
+    u64 danger;    /* squares the enemy attacks with our king lifted, if has_danger */
+    u32 has_danger;
     u32 checks;    /* number of checkers, 0 to 2 */
 } Masks;
 
 HEAVY_FN void prepare(const Board *b, Masks *m) {
     u32 side = b->side, opp = side ^ 1u;
-    m->us = b->colors[side];
-    m->them = b->colors[opp];
+    m->us = color_set(b, side);
+    m->them = color_set(b, opp);
     m->occ = m->us | m->them;
     m->empty = ~m->occ;
     m->king = b->pieces[KING] & m->us;
@@ -52,23 +54,38 @@ HEAVY_FN void prepare(const Board *b, Masks *m) {
     /* The enemy's attack map (eight fills) matters only if the king has a square to go to; a
      * king boxed in by its own pieces, common before the endgame, skips it. */
     u64 candidates = king_attacks(m->king) & ~m->us;
-    m->king_to = candidates ? candidates & ~attacked_squares(b, opp, m->occ ^ m->king) : 0;
+    m->has_danger = candidates != 0;
+    m->danger = m->has_danger ? attacked_squares(b, opp, m->occ ^ m->king) : 0;
+    m->king_to = candidates & ~m->danger;
 }
 
-/* Whether the side to move may castle with the rook in `slot` (Chess960 rules; standard chess
- * is the special case). Not called in check. */
-HEAVY_FN int can_castle(const Board *b, const Masks *m, u32 slot) {
-    u32 file = b->castle[slot];
+/* Whether the squares the king and the rook of castling `slot` cross are free (the two
+ * themselves apart); no right, no path. */
+DEVICE_FN int castle_path_clear(const Board *b, const Masks *m, u32 slot) {
+    u32 file = castle_file(b, slot);
     if (file == NO_FILE) return 0;
     u32 base = b->side ? 56u : 0u;
     u32 ksq = lsb(m->king), rsq = base + file;
     u32 king_side = (slot & 1u) == 0;
     u32 kdst = base + (king_side ? 6u : 2u), rdst = base + (king_side ? 5u : 3u);
+    u64 path = between_on_rank(ksq, kdst) | bit(kdst) | between_on_rank(rsq, rdst) | bit(rdst);
+    return (path & m->occ & ~m->king & ~bit(rsq)) == 0;
+}
+
+/* Whether the side to move may castle with the rook in `slot` (Chess960 rules; standard chess
+ * is the special case). Not called in check. */
+HEAVY_FN int can_castle(const Board *b, const Masks *m, u32 slot) {
+    if (!castle_path_clear(b, m, slot)) return 0;
+    u32 base = b->side ? 56u : 0u;
+    u32 ksq = lsb(m->king), rsq = base + castle_file(b, slot);
+    u32 kdst = base + ((slot & 1u) == 0 ? 6u : 2u);
     u64 king_path = between_on_rank(ksq, kdst) | bit(kdst);
-    u64 rook_path = between_on_rank(rsq, rdst) | bit(rdst);
-    if ((king_path | rook_path) & m->occ & ~m->king & ~bit(rsq)) return 0;
-    /* The rook is lifted: it may be what shields the king's path today. */
-    u64 danger = attacked_squares(b, b->side ^ 1u, m->occ ^ bit(rsq));
+    /* The rook is lifted: it may be what shields the king's path today. Lifting it changes the
+     * enemy's attacks only if the enemy attacks its square, so the attack map prepare() made
+     * (the king lifted too, which changes nothing when not in check) serves otherwise. */
+    u64 danger = m->has_danger && !(m->danger & bit(rsq))
+                     ? m->danger
+                     : attacked_squares(b, b->side ^ 1u, m->occ ^ bit(rsq));
     return (king_path & danger) == 0;
 }
 
@@ -82,6 +99,53 @@ DEVICE_FN int ep_is_legal(const Board *b, const Masks *m, u32 from) {
     u64 orth = (b->pieces[ROOK] | b->pieces[QUEEN]) & m->them;
     u64 diag = (b->pieces[BISHOP] | b->pieces[QUEEN]) & m->them;
     return ((rook_attacks(m->king, empty) & orth) | (bishop_attacks(m->king, empty) & diag)) == 0;
+}
+
+/* The legal pawn moves (promotions four times), en-passant captures and castlings, counted
+ * set-wise: the part of a move count both slider methods share. Not called in double check. */
+DEVICE_FN u32 count_pawns_and_specials(const Board *b, const Masks *m) {
+    u32 n = 0;
+    u64 pawns = b->pieces[PAWN] & m->us;
+    u64 push_pawns = pawns & ~m->pin_diag;
+    u64 take_pawns = pawns & ~m->pin_hv;
+    u64 last = b->side ? RANK_1 : RANK_8;
+    u64 single, dbl, west, east;
+    if (b->side == 0) {
+        single = (push_pawns << 8) & m->empty;
+        dbl = ((single & RANK_3) << 8) & m->empty;
+        west = ((take_pawns & NOT_A) << 7) & m->them;
+        east = ((take_pawns & NOT_H) << 9) & m->them;
+        /* A pinned pawn keeps to its pin ray: test the destination, mapped back per pawn. */
+        single &= ~((push_pawns & m->pin_hv) << 8) | m->pin_hv;
+        dbl &= ~((push_pawns & m->pin_hv) << 16) | m->pin_hv;
+        west &= ~((take_pawns & m->pin_diag & NOT_A) << 7) | m->pin_diag;
+        east &= ~((take_pawns & m->pin_diag & NOT_H) << 9) | m->pin_diag;
+    } else {
+        single = (push_pawns >> 8) & m->empty;
+        dbl = ((single & RANK_6) >> 8) & m->empty;
+        west = ((take_pawns & NOT_A) >> 9) & m->them;
+        east = ((take_pawns & NOT_H) >> 7) & m->them;
+        single &= ~((push_pawns & m->pin_hv) >> 8) | m->pin_hv;
+        dbl &= ~((push_pawns & m->pin_hv) >> 16) | m->pin_hv;
+        west &= ~((take_pawns & m->pin_diag & NOT_A) >> 9) | m->pin_diag;
+        east &= ~((take_pawns & m->pin_diag & NOT_H) >> 7) | m->pin_diag;
+    }
+    single &= m->checkmask;
+    dbl &= m->checkmask;
+    west &= m->checkmask;
+    east &= m->checkmask;
+    n += popc(single & ~last) + popc(dbl) + popc(west & ~last) + popc(east & ~last);
+    n += 4 * (popc(single & last) + popc(west & last) + popc(east & last));
+
+    if (b->ep != NO_SQUARE)
+        for (u64 c = pawn_attacks(b->side ^ 1u, bit(b->ep)) & pawns; c; c &= c - 1)
+            n += ep_is_legal(b, m, lsb(c));
+
+    if (m->checks == 0) {
+        u32 slot = 2 * b->side;
+        n += can_castle(b, m, slot) + can_castle(b, m, slot + 1);
+    }
+    return n;
 }
 
 /* The number of legal moves, counted set-wise without building one. Sliders are filled one
@@ -113,47 +177,7 @@ DEVICE_FN u32 count_moves(const Board *b) {
             n += popc(fill_dir(d + 4, diag_pinned, m.empty) & target & m.pin_diag);
         }
 
-    u64 pawns = b->pieces[PAWN] & m.us;
-    u64 push_pawns = pawns & ~m.pin_diag;
-    u64 take_pawns = pawns & ~m.pin_hv;
-    u64 last = b->side ? RANK_1 : RANK_8;
-    u64 single, dbl, west, east;
-    if (b->side == 0) {
-        single = (push_pawns << 8) & m.empty;
-        dbl = ((single & RANK_3) << 8) & m.empty;
-        west = ((take_pawns & NOT_A) << 7) & m.them;
-        east = ((take_pawns & NOT_H) << 9) & m.them;
-        /* A pinned pawn keeps to its pin ray: test the destination, mapped back per pawn. */
-        single &= ~((push_pawns & m.pin_hv) << 8) | m.pin_hv;
-        dbl &= ~((push_pawns & m.pin_hv) << 16) | m.pin_hv;
-        west &= ~((take_pawns & m.pin_diag & NOT_A) << 7) | m.pin_diag;
-        east &= ~((take_pawns & m.pin_diag & NOT_H) << 9) | m.pin_diag;
-    } else {
-        single = (push_pawns >> 8) & m.empty;
-        dbl = ((single & RANK_6) >> 8) & m.empty;
-        west = ((take_pawns & NOT_A) >> 9) & m.them;
-        east = ((take_pawns & NOT_H) >> 7) & m.them;
-        single &= ~((push_pawns & m.pin_hv) >> 8) | m.pin_hv;
-        dbl &= ~((push_pawns & m.pin_hv) >> 16) | m.pin_hv;
-        west &= ~((take_pawns & m.pin_diag & NOT_A) >> 9) | m.pin_diag;
-        east &= ~((take_pawns & m.pin_diag & NOT_H) >> 7) | m.pin_diag;
-    }
-    single &= m.checkmask;
-    dbl &= m.checkmask;
-    west &= m.checkmask;
-    east &= m.checkmask;
-    n += popc(single & ~last) + popc(dbl) + popc(west & ~last) + popc(east & ~last);
-    n += 4 * (popc(single & last) + popc(west & last) + popc(east & last));
-
-    if (b->ep != NO_SQUARE)
-        for (u64 c = pawn_attacks(b->side ^ 1u, bit(b->ep)) & pawns; c; c &= c - 1)
-            n += ep_is_legal(b, &m, lsb(c));
-
-    if (m.checks == 0) {
-        u32 slot = 2 * b->side;
-        n += can_castle(b, &m, slot) + can_castle(b, &m, slot + 1);
-    }
-    return n;
+    return n + count_pawns_and_specials(b, &m);
 }
 
 DEVICE_FN u32 push_targets(Move *list, u32 n, u32 from, u64 to) {
@@ -241,7 +265,7 @@ DEVICE_FN u32 gen_moves(const Board *b, Move *list) {
     if (m.checks == 0) {
         u32 base = b->side ? 56u : 0u;
         for (u32 slot = 2 * b->side; slot < 2 * b->side + 2; slot++)
-            if (can_castle(b, &m, slot)) list[n++] = MOVE(ksq, base + b->castle[slot], MOVE_CASTLING, 0u);
+            if (can_castle(b, &m, slot)) list[n++] = MOVE(ksq, base + castle_file(b, slot), MOVE_CASTLING, 0u);
     }
     return n;
 }

@@ -2,8 +2,8 @@
  *   count_children  -> the number of legal moves of every position of the current ply,
  *   scan_*          -> an exclusive prefix sum of those counts (where each position's children go),
  *   expand          -> every child written contiguously as the next ply,
- * and the last plies (1 to 3) run depth-first, one thread per position, in perft_leaf, with the
- * last ply bulk-counted. Needs board.h and movegen.h before it; SCAN_GROUP (the work-group size
+ * and the last plies run fused: two in perft_staged2 (children staged per work-group, the last
+ * ply bulk-counted), or 1 to 3 depth-first per thread in perft_leaf. Needs board.h and movegen.h before it; SCAN_GROUP (the work-group size
  * of every kernel here, a power of two) comes from the host as a define. Kernels that work on a
  * slice of a ply take `first` and `n` (positions first .. first + n - 1), so that the host can
  * split a ply that would not fit in memory into chunks. */
@@ -40,23 +40,135 @@ KERNEL void scan_add(GLOBAL u64 *data, u32 n, const GLOBAL u64 *block_offsets) {
     if (i < n) data[i] += block_offsets[GROUP_ID()];
 }
 
+/* Adds `value` over the work-group (SCAN_GROUP threads, all of which must call this) in the local
+ * array `sums`, and writes the total to group_sums[group]. */
+DEVICE_FN void group_sum(LOCAL_PTR u64 *sums, u64 value, GLOBAL u64 *group_sums) {
+    u32 lid = LOCAL_ID();
+    sums[lid] = value;
+    BARRIER();
+    for (u32 s = SCAN_GROUP / 2; s > 0; s >>= 1) {
+        if (lid < s) sums[lid] += sums[lid + s];
+        BARRIER();
+    }
+    if (lid == 0) group_sums[GROUP_ID()] = sums[0];
+}
+
+/* ---- Work-group staging: a load-balanced mapping from children to parents --------------------
+ * One thread per parent would leave most lanes of a warp idle behind the parent with the most
+ * moves. Instead the threads of a work-group each take one parent, list its moves privately and
+ * prefix-sum the counts in local memory; the moves are then copied, one window of STAGE_CAP at a
+ * time, into a local array beside the index of their parent, and thread t takes the window's
+ * children t, t + SCAN_GROUP, ...: every lane gets the same work to within one child. */
+#define STAGE_CAP (SCAN_GROUP * 32)
+
+/* Exclusive prefix sum of `x` over the work-group (all threads must call it); the group's total
+ * goes to *total. `tmp` holds SCAN_GROUP values and is free again on return. */
+DEVICE_FN u32 group_scan(LOCAL_PTR u32 *tmp, u32 x, u32 *total) {
+    u32 lid = LOCAL_ID();
+    tmp[lid] = x;
+    BARRIER();
+    for (u32 step = 1; step < SCAN_GROUP; step <<= 1) {
+        u32 add = lid >= step ? tmp[lid - step] : 0;
+        BARRIER();
+        tmp[lid] += add;
+        BARRIER();
+    }
+    u32 inclusive = tmp[lid];
+    *total = tmp[SCAN_GROUP - 1];
+    BARRIER();
+    return inclusive - x;
+}
+
+/* Copies the part of this thread's `count` moves (group offset `off`) that falls into the window
+ * base .. base + STAGE_CAP - 1 to moves[], with the thread's index as their owner. */
+DEVICE_FN void stage_window(const Move *list, u32 count, u32 off, u32 base, LOCAL_PTR u16 *moves,
+                            LOCAL_PTR u8 *owner) {
+    if (off >= base + STAGE_CAP || off + count <= base) return;
+    u32 lo = off < base ? base - off : 0;
+    u32 hi = off + count > base + STAGE_CAP ? base + STAGE_CAP - off : count;
+    u8 lid = (u8)LOCAL_ID();
+    for (u32 j = lo; j < hi; j++) {
+        moves[off + j - base] = list[j];
+        owner[off + j - base] = lid;
+    }
+}
+
 /* Writes the children of positions first .. first + n - 1 contiguously, those of position i at
- * offsets[i] - base onward (base = offsets[first], so the chunk's children start at 0). */
+ * offsets[i] - base onward (base = offsets[first], so the chunk's children start at 0). Staged:
+ * consecutive threads make and write consecutive children, so the writes coalesce too. */
 KERNEL void expand(const GLOBAL PackedBoard *boards, u32 first, u32 n, const GLOBAL u64 *offsets,
                    u64 base, GLOBAL PackedBoard *children) {
-    u32 i = GLOBAL_ID();
-    if (i >= n) return;
-    i += first;
-    Board b;
-    unpack_board(&boards[i], &b);
+    LOCAL Board parents[SCAN_GROUP];
+    LOCAL u32 scan[SCAN_GROUP];
+    LOCAL u16 moves[STAGE_CAP];
+    LOCAL u8 owner[STAGE_CAP];
+    u32 lid = LOCAL_ID(), i = GLOBAL_ID();
     Move list[256];
-    u32 count = gen_moves(&b, list);
-    u64 at = offsets[i] - base;
-    for (u32 k = 0; k < count; k++) {
-        Board c = b;
-        make_move(&c, list[k]);
-        pack_board(&c, &children[at + k]);
+    u32 count = 0;
+    if (i < n) {
+        Board b;
+        unpack_board(&boards[first + i], &b);
+        count = gen_moves(&b, list);
+        parents[lid] = b;
     }
+    u32 total;
+    u32 off = group_scan(scan, count, &total);
+    /* Where this group's first parent puts its children: the group's children follow on. */
+    u64 out = offsets[first + GROUP_ID() * SCAN_GROUP] - base;
+    for (u32 window = 0; window < total; window += STAGE_CAP) {
+        stage_window(list, count, off, window, moves, owner);
+        BARRIER();
+        u32 m = total - window < STAGE_CAP ? total - window : STAGE_CAP;
+        for (u32 k = lid; k < m; k += SCAN_GROUP) {
+            Board c = parents[owner[k]];
+            make_move(&c, moves[k]);
+            pack_board(&c, &children[out + window + k]);
+        }
+        BARRIER();
+    }
+}
+
+/* The last two plies below positions 0 .. n - 1: the children are staged as above and each
+ * thread bulk-counts the moves of its children, with table lookups (lookup.h). One partial sum
+ * per work-group. */
+/* Six work-groups of 128 per multiprocessor leave 80 registers a thread: the H100 measured 80
+ * faster than 96 and 128 (docs/PERFORMANCE.md). */
+KERNEL void LAUNCH_BOUNDS(SCAN_GROUP, 6) perft_staged2(const GLOBAL PackedBoard *boards, u32 n, const GLOBAL u64 *lookup_params,
+                          const GLOBAL u64 *lookup_attacks, GLOBAL u64 *group_sums) {
+    LOCAL Board parents[SCAN_GROUP];
+    LOCAL u32 scan[SCAN_GROUP];
+    LOCAL u16 moves[STAGE_CAP];
+    LOCAL u8 owner[STAGE_CAP];
+    LOCAL u64 sums[SCAN_GROUP];
+    LOCAL u64 params[LOOKUP_WORDS];
+    lookup_load(params, lookup_params);
+    Lookup t;
+    t.params = params;
+    t.attacks = lookup_attacks;
+    u32 lid = LOCAL_ID(), i = GLOBAL_ID();
+    Move list[256];
+    u32 count = 0;
+    if (i < n) {
+        Board b;
+        unpack_board(&boards[i], &b);
+        count = gen_moves(&b, list);
+        parents[lid] = b;
+    }
+    u32 total;
+    u32 off = group_scan(scan, count, &total);
+    u64 nodes = 0;
+    for (u32 window = 0; window < total; window += STAGE_CAP) {
+        stage_window(list, count, off, window, moves, owner);
+        BARRIER();
+        u32 m = total - window < STAGE_CAP ? total - window : STAGE_CAP;
+        for (u32 k = lid; k < m; k += SCAN_GROUP) {
+            Board c = parents[owner[k]];
+            make_move(&c, moves[k]);
+            nodes += count_moves_lookup(&c, &t);
+        }
+        BARRIER();
+    }
+    group_sum(sums, nodes, group_sums);
 }
 
 DEVICE_FN u64 perft2(const Board *b) {
@@ -81,19 +193,6 @@ DEVICE_FN u64 perft3(const Board *b) {
         nodes += perft2(&c);
     }
     return nodes;
-}
-
-/* Adds `value` over the work-group (SCAN_GROUP threads, all of which must call this) in the local
- * array `sums`, and writes the total to group_sums[group]. */
-DEVICE_FN void group_sum(LOCAL_PTR u64 *sums, u64 value, GLOBAL u64 *group_sums) {
-    u32 lid = LOCAL_ID();
-    sums[lid] = value;
-    BARRIER();
-    for (u32 s = SCAN_GROUP / 2; s > 0; s >>= 1) {
-        if (lid < s) sums[lid] += sums[lid + s];
-        BARRIER();
-    }
-    if (lid == 0) group_sums[GROUP_ID()] = sums[0];
 }
 
 /* ---- The transposition table of the depth-first tail ----------------------------------------------

@@ -23,6 +23,10 @@ typedef unsigned char u8;
 // ---- Qualifiers ---------------------------------------------------------------------------------
 // A kernel entry point: `KERNEL void perft_leaf(GLOBAL const u64* in, u32 n)`.
 #define KERNEL extern "C" __global__
+// After `KERNEL void`: the kernel is launched with at most `threads` per work-group and should fit
+// `blocks` work-groups per multiprocessor, which caps its registers (per kernel, where NVRTC's
+// --maxrregcount caps the whole module). `KERNEL void LAUNCH_BOUNDS(128, 6) perft_staged2(...)`.
+#define LAUNCH_BOUNDS(threads, blocks) __launch_bounds__(threads, blocks)
 // Pointer to device (global) memory, in kernel parameters and helpers.
 #define GLOBAL
 // A shared-memory array declared at the top level of a kernel body: `LOCAL u64 stack[64];`.
@@ -62,6 +66,9 @@ DEVICE_FN u32 kogge_popcount64(u64 x) { return (u32)__popcll(x); }
 DEVICE_FN u32 kogge_ctz64(u64 x) { return (u32)(__ffsll((long long)x) - 1); }
 #define POPCOUNT64(x) kogge_popcount64((u64)(x))
 #define CTZ64(x) kogge_ctz64((u64)(x))
+// The same for 32 bits (two instructions, where CTZ64 takes about nine).
+DEVICE_FN u32 kogge_ctz32(u32 x) { return (u32)__clz((int)__brev(x)); }
+#define CTZ32(x) kogge_ctz32((u32)(x))
 
 // ---- Atomics: add v to *p, return the previous value (u64 / u32) -------------------------------
 // p may point to global or shared memory.

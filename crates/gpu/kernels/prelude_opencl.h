@@ -21,6 +21,8 @@ typedef uchar u8;
 
 // ---- Qualifiers ---------------------------------------------------------------------------------
 #define KERNEL __kernel
+// A register budget is a CUDA hint (see prelude_cuda.h); OpenCL compilers choose their own.
+#define LAUNCH_BOUNDS(threads, blocks)
 #define GLOBAL __global
 // __local arrays may only be declared at the top level of a kernel body, not in helpers.
 #define LOCAL __local
@@ -56,6 +58,9 @@ DEVICE_FN u32 kogge_popcount64(u64 x) { return (u32)popcount(x); }
 DEVICE_FN u32 kogge_ctz64(u64 x) { return (u32)(63 - clz(x & (0 - x))); }
 #define POPCOUNT64(x) kogge_popcount64((u64)(x))
 #define CTZ64(x) kogge_ctz64((u64)(x))
+// Index of the lowest set bit of a 32-bit word; x must not be 0.
+DEVICE_FN u32 kogge_ctz32(u32 x) { return (u32)(31 - clz(x & (0u - x))); }
+#define CTZ32(x) kogge_ctz32((u32)(x))
 
 // ---- Atomics: add v to *p, return the previous value (u64 / u32) -------------------------------
 #define ATOMIC_ADD_U64(p, v) ((u64)atom_add((p), (u64)(v)))

@@ -27,7 +27,7 @@ DEVICE_FN u64 group_sum(LOCAL_PTR u64* scratch, u32 lid, u64 v) {
     return scratch[0];
 }
 
-KERNEL void prelude_check(
+KERNEL void LAUNCH_BOUNDS(GROUP, 2) prelude_check(
     GLOBAL const u64* values,   // one per thread
     u32 n,                      // threads with a value; the rest of the launch idles
     u64 salt,                   // a u64 argument
@@ -58,7 +58,9 @@ KERNEL void prelude_check(
     }
     u32 pop = POPCOUNT64(v);
     bits[gid * 5 + 0] = pop;
-    bits[gid * 5 + 1] = v != 0 ? CTZ64(v) : 64;
+    // CTZ64 in the low byte, CTZ32 of the high word (32 if zero) above it.
+    u32 high = (u32)(v >> 32);
+    bits[gid * 5 + 1] = (v != 0 ? CTZ64(v) : 64) | ((high != 0 ? CTZ32(high) : 32) << 8);
     bits[gid * 5 + 2] = POPCOUNT64(masked(MASKS, gid, v));
     ATOMIC_ADD_U64(&total64[0], v);
     ATOMIC_ADD_U32(&total32[0], pop);

@@ -1,0 +1,143 @@
+/* lookup.h: attacks by table lookup, with the CPU's own tables (crates/chess/build.rs: "fancy"
+ * magics, leaper tables) uploaded by the host, and the move count of perft's last ply built on
+ * them. Needs board.h and movegen.h before it.
+ *
+ * Why a second way to attack when board.h has the Kogge-Stone fills: the fills are pure integer
+ * logic, and the last ply of perft is bound by the integer pipe (Nsight Compute on the H100: the
+ * ALU pipe 78% busy, the load pipe 9%). A magic lookup is a few logic operations, one multiply
+ * (the FMA pipe) and loads, so it moves most of that work to pipes that were idle.
+ *
+ * The host passes two arrays (gpu-perft's lookup tables):
+ *   params : LOOKUP_WORDS words: for entry e in 0..127 (rooks on squares 0..63, then bishops)
+ *            mask, magic, (offset | (shift - 32) << 32), 0 at 4 * e; knight attacks at
+ *            LOOKUP_KNIGHT + square; king attacks at LOOKUP_KING + square.
+ *            Every shift is at least 32 (no square has more than 12 relevant bits), so the index
+ *            is the high word of the product shifted: 32-bit arithmetic after one multiply.
+ *   attacks: the rook blocks, then the bishop blocks (bishop offsets already count the rooks).
+ * A kernel copies params into local memory first (lookup_load): the lanes of a warp index it by
+ * unrelated squares, gathers that local memory serves faster than the L1 cache. */
+
+#define LOOKUP_KNIGHT 512u
+#define LOOKUP_KING 576u
+#define LOOKUP_WORDS 640u
+
+typedef struct {
+    LOCAL_PTR const u64 *params;
+    const GLOBAL u64 *attacks;
+} Lookup;
+
+/* Copies the parameters to local memory (every thread of the group calls it). */
+DEVICE_FN void lookup_load(LOCAL_PTR u64 *local_params, const GLOBAL u64 *params) {
+    for (u32 i = LOCAL_ID(); i < LOOKUP_WORDS; i += LOCAL_SIZE()) local_params[i] = params[i];
+    BARRIER();
+}
+
+DEVICE_FN u64 slider_lookup(const Lookup *t, u32 entry, u64 occ) {
+    LOCAL_PTR const u64 *e = t->params + 4u * entry;
+    u32 high = (u32)(((occ & e[0]) * e[1]) >> 32);
+    u64 place = e[2];
+    return t->attacks[(u32)place + (high >> (u32)(place >> 32))];
+}
+
+/* Runs `body` with `sq` bound to each square of `set`, lowest first. A 64-bit lowest-bit scan
+ * costs some nine instructions on a 32-bit ALU; scanning the two halves as 32-bit words costs
+ * two, and these loops are most of what the move count executes. */
+#define FOR_EACH_SQUARE(sq, set, body)                                                          \
+    {                                                                                           \
+        u64 set_ = (set);                                                                       \
+        for (u32 w_ = (u32)set_; w_; w_ &= w_ - 1u) {                                           \
+            u32 sq = CTZ32(w_);                                                                 \
+            body                                                                                \
+        }                                                                                       \
+        for (u32 w_ = (u32)(set_ >> 32); w_; w_ &= w_ - 1u) {                                   \
+            u32 sq = 32u + CTZ32(w_);                                                           \
+            body                                                                                \
+        }                                                                                       \
+    }
+DEVICE_FN u64 rook_at(const Lookup *t, u32 sq, u64 occ) { return slider_lookup(t, sq, occ); }
+DEVICE_FN u64 bishop_at(const Lookup *t, u32 sq, u64 occ) { return slider_lookup(t, 64u + sq, occ); }
+DEVICE_FN u64 knight_at(const Lookup *t, u32 sq) { return t->params[LOOKUP_KNIGHT + sq]; }
+DEVICE_FN u64 king_at(const Lookup *t, u32 sq) { return t->params[LOOKUP_KING + sq]; }
+
+/* Every square colour `by` attacks, with `occ` as the blockers (attacked_squares by lookup). */
+DEVICE_FN u64 attacked_by_lookup(const Board *b, const Lookup *t, u32 by, u64 occ) {
+    u64 them = color_set(b, by);
+    u64 a = pawn_attacks(by, b->pieces[PAWN] & them) | king_at(t, lsb(b->pieces[KING] & them));
+    FOR_EACH_SQUARE(sq, b->pieces[KNIGHT] & them, a |= knight_at(t, sq);)
+    FOR_EACH_SQUARE(sq, (b->pieces[ROOK] | b->pieces[QUEEN]) & them, a |= rook_at(t, sq, occ);)
+    FOR_EACH_SQUARE(sq, (b->pieces[BISHOP] | b->pieces[QUEEN]) & them, a |= bishop_at(t, sq, occ);)
+    return a;
+}
+
+/* prepare() by lookup: the same Masks. Rays between two squares on one line come out as the
+ * intersection of the two squares' attacks along that kind of line (nothing else of the two
+ * attack sets meets: the crossings are the two squares themselves, which attack sets leave out).
+ * Pinners are the enemy sliders seen from the king once our first blockers are taken away. */
+DEVICE_FN void prepare_lookup(const Board *b, const Lookup *t, Masks *m) {
+    u32 side = b->side, opp = side ^ 1u;
+    m->us = color_set(b, side);
+    m->them = color_set(b, opp);
+    m->occ = m->us | m->them;
+    m->empty = ~m->occ;
+    m->king = b->pieces[KING] & m->us;
+    u32 ksq = lsb(m->king);
+    u64 orth = (b->pieces[ROOK] | b->pieces[QUEEN]) & m->them;
+    u64 diag = (b->pieces[BISHOP] | b->pieces[QUEEN]) & m->them;
+
+    u64 rk = rook_at(t, ksq, m->occ), bk = bishop_at(t, ksq, m->occ);
+    u64 checkers = (knight_at(t, ksq) & b->pieces[KNIGHT] & m->them) |
+                   (pawn_attacks(side, m->king) & b->pieces[PAWN] & m->them) | (rk & orth) | (bk & diag);
+    m->checks = popc(checkers);
+    m->checkmask = ~0UL;
+    if (m->checks == 1) {
+        u32 c = lsb(checkers);
+        m->checkmask = checkers;
+        if (checkers & rk & orth) m->checkmask |= rk & rook_at(t, c, m->occ);
+        else if (checkers & bk & diag) m->checkmask |= bk & bishop_at(t, c, m->occ);
+    }
+
+    m->pin_hv = 0;
+    m->pin_diag = 0;
+    if (rook_at(t, ksq, 0) & orth) {
+        u64 occ_x = m->occ ^ (rk & m->us);
+        u64 xr = rook_at(t, ksq, occ_x);
+        for (u64 p = xr & ~rk & orth; p; p &= p - 1) {
+            u32 s = lsb(p);
+            m->pin_hv |= (xr & rook_at(t, s, occ_x)) | bit(s);
+        }
+    }
+    if (bishop_at(t, ksq, 0) & diag) {
+        u64 occ_x = m->occ ^ (bk & m->us);
+        u64 xb = bishop_at(t, ksq, occ_x);
+        for (u64 p = xb & ~bk & diag; p; p &= p - 1) {
+            u32 s = lsb(p);
+            m->pin_diag |= (xb & bishop_at(t, s, occ_x)) | bit(s);
+        }
+    }
+
+    /* The enemy's attacks (king lifted) if the king has a square to go to, or castling may need
+     * them (can_castle then uses them instead of filling its own). */
+    u64 candidates = king_at(t, ksq) & ~m->us;
+    u32 slot = 2u * side;
+    m->has_danger = candidates != 0 ||
+                    (m->checks == 0 && (castle_path_clear(b, m, slot) | castle_path_clear(b, m, slot + 1)));
+    m->danger = m->has_danger ? attacked_by_lookup(b, t, opp, m->occ ^ m->king) : 0;
+    m->king_to = candidates & ~m->danger;
+}
+
+/* count_moves() by lookup: one lookup per slider instead of eight fills per side. */
+DEVICE_FN u32 count_moves_lookup(const Board *b, const Lookup *t) {
+    Masks m;
+    prepare_lookup(b, t, &m);
+    u32 n = popc(m.king_to);
+    if (m.checks > 1) return n;
+    u64 target = ~m.us & m.checkmask;
+    u64 pinned = m.pin_hv | m.pin_diag;
+    FOR_EACH_SQUARE(sq, b->pieces[KNIGHT] & m.us & ~pinned, n += popc(knight_at(t, sq) & target);)
+    /* A pinned slider keeps to its pin ray; the others may go anywhere (limit all ones). */
+    FOR_EACH_SQUARE(sq, (b->pieces[ROOK] | b->pieces[QUEEN]) & m.us & ~m.pin_diag,
+                    n += popc(rook_at(t, sq, m.occ) & target & ((bit(sq) & m.pin_hv) ? m.pin_hv : ~0UL));)
+    FOR_EACH_SQUARE(sq, (b->pieces[BISHOP] | b->pieces[QUEEN]) & m.us & ~m.pin_hv,
+                    n += popc(bishop_at(t, sq, m.occ) & target & ((bit(sq) & m.pin_diag) ? m.pin_diag : ~0UL));)
+    return n + count_pawns_and_specials(b, &m);
+}
