@@ -144,9 +144,22 @@ fn lookup_tables() -> (Vec<u64>, Vec<u64>) {
 }
 
 /// The `#define`s the kernels are built with (for tests that compile them elsewhere too).
-pub fn kernel_defines() -> [(&'static str, String); 1] {
-    [("SCAN_GROUP", GROUP.to_string())]
+/// `TAIL_BLOCKS` is the work-groups per multiprocessor the staged tail is compiled for (its
+/// register budget on CUDA); `KOGGE_PERFT_TAIL_BLOCKS` overrides it, for benchmarks.
+pub fn kernel_defines() -> [(&'static str, String); 2] {
+    let tail_blocks = std::env::var("KOGGE_PERFT_TAIL_BLOCKS")
+        .ok()
+        .and_then(|v| v.parse::<u32>().ok())
+        .unwrap_or(TAIL_BLOCKS);
+    [
+        ("SCAN_GROUP", GROUP.to_string()),
+        ("TAIL_BLOCKS", tail_blocks.to_string()),
+    ]
 }
+
+/// Work-groups per multiprocessor for the staged tail: 6 of 128 threads leave 80 registers a
+/// thread, measured fastest on the H100 (docs/PERFORMANCE.md).
+const TAIL_BLOCKS: u32 = 6;
 
 /// Words of lookup.h's parameter array (its LOOKUP_WORDS).
 const LOOKUP_WORDS: usize = 640;

@@ -131,9 +131,9 @@ KERNEL void expand(const GLOBAL PackedBoard *boards, u32 first, u32 n, const GLO
 /* The last two plies below positions 0 .. n - 1: the children are staged as above and each
  * thread bulk-counts the moves of its children, with table lookups (lookup.h). One partial sum
  * per work-group. */
-/* Six work-groups of 128 per multiprocessor leave 80 registers a thread: the H100 measured 80
- * faster than 96 and 128 (docs/PERFORMANCE.md). */
-KERNEL void LAUNCH_BOUNDS(SCAN_GROUP, 6) perft_staged2(const GLOBAL PackedBoard *boards, u32 n, const GLOBAL u64 *lookup_params,
+/* TAIL_BLOCKS work-groups of 128 per multiprocessor (6: 80 registers a thread, which the H100
+ * measured faster than 96 and 128; docs/PERFORMANCE.md). */
+KERNEL void LAUNCH_BOUNDS(SCAN_GROUP, TAIL_BLOCKS) perft_staged2(const GLOBAL PackedBoard *boards, u32 n, const GLOBAL u64 *lookup_params,
                           const GLOBAL u64 *lookup_attacks, GLOBAL u64 *group_sums) {
     LOCAL Board parents[SCAN_GROUP];
     LOCAL u32 scan[SCAN_GROUP];
