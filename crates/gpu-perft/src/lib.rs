@@ -3,8 +3,8 @@
 //! children contiguously — and the last two plies run fused in one kernel: each work-group
 //! stages its positions' children in local memory, every thread takes an equal share of them and
 //! bulk-counts their moves. (One to three plies depth-first per thread is the other tail, used
-//! under the table.) Positions travel in the packed
-//! 40-byte form of `kogge_chess::packed`. A ply that would not fit in the per-ply buffers is split
+//! under the table.) Positions travel in 32 bytes: the quad-bitboard of `kogge_chess::packed`
+//! with the state hidden in codes it leaves unused (kernels/perft_board.h). A ply that would not fit in the per-ply buffers is split
 //! into chunks of parents whose children fit, so depth is limited by time, not memory.
 //!
 //! With `hash_bytes`, a lossless transposition table in device memory answers the depth-first
@@ -14,7 +14,7 @@
 //! OpenCL.
 
 use kogge_chess::types::Square;
-use kogge_chess::{Board, Move, PackedBoard, attacks, tables};
+use kogge_chess::{Board, Move, attacks, packed, tables};
 use kogge_gpu::{Arg, Buffer, Device, GpuError, Kernel, Module};
 
 /// The kernel source, in the order the files depend on each other.
@@ -22,6 +22,7 @@ pub const SOURCE: &str = concat!(
     include_str!("../../gpu/kernels/board.h"),
     include_str!("../../gpu/kernels/movegen.h"),
     include_str!("../../gpu/kernels/lookup.h"),
+    include_str!("../../gpu/kernels/perft_board.h"),
     include_str!("../../gpu/kernels/perft.cl"),
 );
 
@@ -29,8 +30,8 @@ pub const SOURCE: &str = concat!(
 /// it; at most 256, since a staged child's parent index is a byte).
 const GROUP: usize = 128;
 
-/// 64-bit words per packed position.
-const WORDS: usize = 5;
+/// 64-bit words per position in the ply buffers (kernels/perft_board.h's 32-byte form).
+const WORDS: usize = 4;
 
 /// Tuning knobs. The defaults suit a large GPU; tests use small buffers to exercise chunking.
 #[derive(Clone, Debug)]
@@ -105,15 +106,39 @@ const TT_WORDS: usize = 8;
 /// fill the GPU, few enough that many sub-batches profit from the entries earlier ones stored.
 const TABLE_BATCH: usize = 1 << 20;
 
-fn words(packed: &PackedBoard) -> [u64; WORDS] {
-    [
-        packed.quad[0],
-        packed.quad[1],
-        packed.quad[2],
-        packed.quad[3],
-        packed.state,
-    ]
+/// `board` in the 32-byte form of kernels/perft_board.h: the quad-bitboard of the packed form,
+/// with the state hidden in codes it leaves unused (a castling rook gets type code 7; the colour
+/// bit on an empty square marks the en-passant square on ranks 3 and 6, and black to move on
+/// the lowest empty square elsewhere). Clocks are dropped.
+fn perft_words(board: &Board) -> [u64; WORDS] {
+    let p = board.pack();
+    let [mut q0, mut q1, q2, mut q3] = p.quad;
+    let state = p.state;
+    for slot in 0..4 {
+        let nibble = (state >> (packed::CASTLING_SHIFT + packed::CASTLING_SLOT_BITS * slot)) & 15;
+        if nibble & packed::NIBBLE_PRESENT != 0 {
+            let rank = if slot >= 2 { 56 } else { 0 };
+            let rook = 1u64 << (rank + (nibble & packed::NIBBLE_FILE_MASK));
+            q0 |= rook;
+            q1 |= rook;
+        }
+    }
+    let black = (state >> packed::SIDE_SHIFT) & 1 == 1;
+    let ep = (state >> packed::EP_SHIFT) & 15;
+    if ep & packed::NIBBLE_PRESENT != 0 {
+        // The square behind the pawn that just moved two: rank 6 when white moves, 3 when black.
+        let rank = if black { 16 } else { 40 };
+        q3 |= 1u64 << (rank + (ep & packed::NIBBLE_FILE_MASK));
+    }
+    if black {
+        let spare = !(q0 | q1 | q2) & !(RANK_3 | RANK_6);
+        q3 |= spare & spare.wrapping_neg();
+    }
+    [q0, q1, q2, q3]
 }
+
+const RANK_3: u64 = 0xff << 16;
+const RANK_6: u64 = 0xff << 40;
 
 /// The tables of kernels/lookup.h, from the CPU's own (computed by crates/chess/build.rs): the
 /// parameters (per rook square, then per bishop square: mask, magic, offset and shift, 0; then
@@ -240,7 +265,7 @@ impl GpuPerft {
         let leaf = self.options.leaf_depth.min(depth);
         let expansions = (depth - leaf) as usize;
         self.ensure_plies(expansions + 1)?;
-        let root = words(&board.pack());
+        let root = perft_words(board);
         self.device.write(&mut self.plies[0].boards, &root)?;
         self.run_ply(0, 1, expansions, leaf)
     }

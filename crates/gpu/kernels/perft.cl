@@ -3,16 +3,18 @@
  *   scan_*          -> an exclusive prefix sum of those counts (where each position's children go),
  *   expand          -> every child written contiguously as the next ply,
  * and the last plies run fused: two in perft_staged2 (children staged per work-group, the last
- * ply bulk-counted), or 1 to 3 depth-first per thread in perft_leaf. Needs board.h and movegen.h before it; SCAN_GROUP (the work-group size
- * of every kernel here, a power of two) comes from the host as a define. Kernels that work on a
+ * ply bulk-counted), or 1 to 3 depth-first per thread in perft_leaf. Positions travel in the
+ * 32-byte form of perft_board.h. Needs board.h, movegen.h, lookup.h and perft_board.h before it;
+ * SCAN_GROUP (the work-group size of every kernel here, a power of two) and TAIL_BLOCKS come from
+ * the host as defines. Kernels that work on a
  * slice of a ply take `first` and `n` (positions first .. first + n - 1), so that the host can
  * split a ply that would not fit in memory into chunks. */
 
-KERNEL void count_children(const GLOBAL PackedBoard *boards, u32 n, GLOBAL u64 *counts) {
+KERNEL void count_children(const GLOBAL PerftBoard *boards, u32 n, GLOBAL u64 *counts) {
     u32 i = GLOBAL_ID();
     if (i >= n) return;
     Board b;
-    unpack_board(&boards[i], &b);
+    unpack_perft(boards[i], &b);
     counts[i] = count_moves(&b);
 }
 
@@ -96,8 +98,8 @@ DEVICE_FN void stage_window(const Move *list, u32 count, u32 off, u32 base, LOCA
 /* Writes the children of positions first .. first + n - 1 contiguously, those of position i at
  * offsets[i] - base onward (base = offsets[first], so the chunk's children start at 0). Staged:
  * consecutive threads make and write consecutive children, so the writes coalesce too. */
-KERNEL void expand(const GLOBAL PackedBoard *boards, u32 first, u32 n, const GLOBAL u64 *offsets,
-                   u64 base, GLOBAL PackedBoard *children) {
+KERNEL void expand(const GLOBAL PerftBoard *boards, u32 first, u32 n, const GLOBAL u64 *offsets,
+                   u64 base, GLOBAL PerftBoard *children) {
     LOCAL Board parents[SCAN_GROUP];
     LOCAL u32 scan[SCAN_GROUP];
     LOCAL u16 moves[STAGE_CAP];
@@ -107,7 +109,7 @@ KERNEL void expand(const GLOBAL PackedBoard *boards, u32 first, u32 n, const GLO
     u32 count = 0;
     if (i < n) {
         Board b;
-        unpack_board(&boards[first + i], &b);
+        unpack_perft(boards[first + i], &b);
         count = gen_moves(&b, list);
         parents[lid] = b;
     }
@@ -122,7 +124,7 @@ KERNEL void expand(const GLOBAL PackedBoard *boards, u32 first, u32 n, const GLO
         for (u32 k = lid; k < m; k += SCAN_GROUP) {
             Board c = parents[owner[k]];
             make_move(&c, moves[k]);
-            pack_board(&c, &children[out + window + k]);
+            children[out + window + k] = pack_perft(&c);
         }
         BARRIER();
     }
@@ -133,7 +135,7 @@ KERNEL void expand(const GLOBAL PackedBoard *boards, u32 first, u32 n, const GLO
  * per work-group. */
 /* TAIL_BLOCKS work-groups of 128 per multiprocessor (6: 80 registers a thread, which the H100
  * measured faster than 96 and 128; docs/PERFORMANCE.md). */
-KERNEL void LAUNCH_BOUNDS(SCAN_GROUP, TAIL_BLOCKS) perft_staged2(const GLOBAL PackedBoard *boards, u32 n, const GLOBAL u64 *lookup_params,
+KERNEL void LAUNCH_BOUNDS(SCAN_GROUP, TAIL_BLOCKS) perft_staged2(const GLOBAL PerftBoard *boards, u32 n, const GLOBAL u64 *lookup_params,
                           const GLOBAL u64 *lookup_attacks, GLOBAL u64 *group_sums) {
     LOCAL Board parents[SCAN_GROUP];
     LOCAL u32 scan[SCAN_GROUP];
@@ -150,7 +152,7 @@ KERNEL void LAUNCH_BOUNDS(SCAN_GROUP, TAIL_BLOCKS) perft_staged2(const GLOBAL Pa
     u32 count = 0;
     if (i < n) {
         Board b;
-        unpack_board(&boards[i], &b);
+        unpack_perft(boards[i], &b);
         count = gen_moves(&b, list);
         parents[lid] = b;
     }
@@ -198,8 +200,8 @@ DEVICE_FN u64 perft3(const Board *b) {
 /* ---- The transposition table of the depth-first tail ----------------------------------------------
  * Lossless: an entry holds the whole packed position and the depth next to the count, and a hit
  * needs all of them to match, so a shared slot can never return another position's count.
- * Entry = 8 words: [0] lock (low 32 bits), [1..5] packed position, [6] depth, [7] count; depth 0
- * means empty. Readers and writers take the entry's lock with a try-lock made of atomic adds: a
+ * Entry = 8 words: [0] lock (low 32 bits), [1..4] the position, [5] unused, [6] depth, [7] count;
+ * depth 0 means empty. Readers and writers take the entry's lock with a try-lock made of atomic adds: a
  * thread that finds it taken does without the table (computes, or skips the store) rather than
  * wait, since spinning lanes of one warp can hang each other. */
 #define TT_WORDS 8u
@@ -210,12 +212,11 @@ DEVICE_FN u64 mix64(u64 z) {
     return z ^ (z >> 31);
 }
 
-DEVICE_FN u64 hash_packed(const GLOBAL PackedBoard *p, u32 depth) {
+DEVICE_FN u64 hash_packed(const GLOBAL PerftBoard *p, u32 depth) {
     u64 h = mix64(p->quad[0] ^ depth);
     h = mix64(h ^ p->quad[1]);
     h = mix64(h ^ p->quad[2]);
-    h = mix64(h ^ p->quad[3]);
-    return mix64(h ^ p->state);
+    return mix64(h ^ p->quad[3]);
 }
 
 DEVICE_FN int tt_try_lock(volatile GLOBAL u64 *e) {
@@ -234,22 +235,21 @@ DEVICE_FN void tt_unlock(volatile GLOBAL u64 *e) {
 }
 
 /* The stored count of (position, depth), if the entry holds exactly that. */
-DEVICE_FN int tt_probe(volatile GLOBAL u64 *e, const GLOBAL PackedBoard *p, u32 depth, u64 *nodes) {
+DEVICE_FN int tt_probe(volatile GLOBAL u64 *e, const GLOBAL PerftBoard *p, u32 depth, u64 *nodes) {
     if (!tt_try_lock(e)) return 0;
     int hit = e[6] == depth && e[1] == p->quad[0] && e[2] == p->quad[1] && e[3] == p->quad[2] &&
-              e[4] == p->quad[3] && e[5] == p->state;
+              e[4] == p->quad[3];
     if (hit) *nodes = e[7];
     tt_unlock(e);
     return hit;
 }
 
-DEVICE_FN void tt_store(volatile GLOBAL u64 *e, const GLOBAL PackedBoard *p, u32 depth, u64 nodes) {
+DEVICE_FN void tt_store(volatile GLOBAL u64 *e, const GLOBAL PerftBoard *p, u32 depth, u64 nodes) {
     if (!tt_try_lock(e)) return;
     e[1] = p->quad[0];
     e[2] = p->quad[1];
     e[3] = p->quad[2];
     e[4] = p->quad[3];
-    e[5] = p->state;
     e[6] = depth;
     e[7] = nodes;
     tt_unlock(e);
@@ -260,13 +260,13 @@ DEVICE_FN void tt_store(volatile GLOBAL u64 *e, const GLOBAL PackedBoard *p, u32
  * gather_misses lists the misses densely; perft_misses counts only those and stores them. The
  * host does this for one sub-batch of the ply after another (positions first .. first + n - 1),
  * so that transpositions between sub-batches hit what the earlier ones stored. */
-KERNEL void tt_lookup(const GLOBAL PackedBoard *boards, u32 first, u32 n, u32 depth, GLOBAL u64 *tt,
+KERNEL void tt_lookup(const GLOBAL PerftBoard *boards, u32 first, u32 n, u32 depth, GLOBAL u64 *tt,
                       u64 tt_mask, GLOBAL u64 *missing, GLOBAL u64 *group_sums) {
     LOCAL u64 sums[SCAN_GROUP];
     u32 i = GLOBAL_ID();
     u64 nodes = 0;
     if (i < n) {
-        const GLOBAL PackedBoard *p = &boards[first + i];
+        const GLOBAL PerftBoard *p = &boards[first + i];
         volatile GLOBAL u64 *entry = tt + (hash_packed(p, depth) & tt_mask) * TT_WORDS;
         missing[i] = tt_probe(entry, p, depth, &nodes) ? 0 : 1;
     }
@@ -282,9 +282,9 @@ KERNEL void gather_misses(const GLOBAL u64 *offsets, u32 n, u64 total, GLOBAL u3
     if (next != offsets[i]) list[offsets[i]] = i;
 }
 
-DEVICE_FN u64 perft_tail(const GLOBAL PackedBoard *p, u32 depth) {
+DEVICE_FN u64 perft_tail(const GLOBAL PerftBoard *p, u32 depth) {
     Board b;
-    unpack_board(p, &b);
+    unpack_perft(*p, &b);
     /* `depth` is the same for every thread: no divergence. */
     if (depth == 1) return count_moves(&b);
     if (depth == 2) return perft2(&b);
@@ -292,13 +292,13 @@ DEVICE_FN u64 perft_tail(const GLOBAL PackedBoard *p, u32 depth) {
 }
 
 /* The tail below the listed positions (boards[first + list[k]] for k < m), stored in the table. */
-KERNEL void perft_misses(const GLOBAL PackedBoard *boards, u32 first, const GLOBAL u32 *list, u32 m,
+KERNEL void perft_misses(const GLOBAL PerftBoard *boards, u32 first, const GLOBAL u32 *list, u32 m,
                          u32 depth, GLOBAL u64 *tt, u64 tt_mask, GLOBAL u64 *group_sums) {
     LOCAL u64 sums[SCAN_GROUP];
     u32 k = GLOBAL_ID();
     u64 nodes = 0;
     if (k < m) {
-        const GLOBAL PackedBoard *p = &boards[first + list[k]];
+        const GLOBAL PerftBoard *p = &boards[first + list[k]];
         nodes = perft_tail(p, depth);
         tt_store(tt + (hash_packed(p, depth) & tt_mask) * TT_WORDS, p, depth, nodes);
     }
@@ -307,7 +307,7 @@ KERNEL void perft_misses(const GLOBAL PackedBoard *boards, u32 first, const GLOB
 
 /* The last `depth` plies (1 to 3) below each of positions 0 .. n - 1, depth-first, without a table; one partial sum per work-group (reduced in local memory), so the host adds a
  * few numbers instead of one per position. */
-KERNEL void perft_leaf(const GLOBAL PackedBoard *boards, u32 n, u32 depth, GLOBAL u64 *group_sums) {
+KERNEL void perft_leaf(const GLOBAL PerftBoard *boards, u32 n, u32 depth, GLOBAL u64 *group_sums) {
     LOCAL u64 sums[SCAN_GROUP];
     u32 i = GLOBAL_ID();
     u64 nodes = 0;

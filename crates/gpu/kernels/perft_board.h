@@ -1,0 +1,76 @@
+/* perft_board.h: the 32-byte position perft's plies travel in (needs board.h). The 40-byte
+ * PackedBoard spends a whole word on the state; here the state hides in codes the quad-bitboard
+ * leaves unused, so a position is four words, a power of two that loads and stores aligned:
+ *
+ *   code 7 (type bits 111)            a rook that still has its castling right (Chess960 too: the
+ *                                     wing follows from the rook's file against its king's);
+ *   colour bit on an empty square    on rank 3 or 6: the en-passant square;
+ *                                     elsewhere (the lowest empty square off ranks 3 and 6, of
+ *                                     which there are always at least 16): black to move.
+ *
+ * Clocks are not kept: perft does not need them. crates/gpu-perft/src/lib.rs (perft_words) writes
+ * the root in this form. */
+
+typedef struct {
+    u64 quad[4];
+} PerftBoard;
+
+#define EP_RANKS (RANK_3 | RANK_6)
+
+DEVICE_FN void unpack_perft(PerftBoard p, Board *b) {
+    u64 q0 = p.quad[0], q1 = p.quad[1], q2 = p.quad[2], q3 = p.quad[3];
+    u64 occ = q0 | q1 | q2;
+    u64 castle_rooks = q0 & q1 & q2;
+    b->pieces[PAWN] = q0 & ~q1 & ~q2;
+    b->pieces[KNIGHT] = ~q0 & q1 & ~q2;
+    b->pieces[BISHOP] = q0 & q1 & ~q2;
+    b->pieces[ROOK] = (~q0 & ~q1 & q2) | castle_rooks;
+    b->pieces[QUEEN] = q0 & ~q1 & q2;
+    b->pieces[KING] = ~q0 & q1 & q2;
+    b->colors[1] = q3 & occ;
+    b->colors[0] = occ & ~q3;
+    u64 marks = q3 & ~occ;
+    b->side = (marks & ~EP_RANKS) != 0;
+    u64 ep = marks & EP_RANKS;
+    b->ep = ep ? lsb(ep) : NO_SQUARE;
+    for (u32 slot = 0; slot < 4; slot++) b->castle[slot] = NO_FILE;
+    /* Colour by colour (constant indices: the Board stays in registers), at most two rooks. */
+    for (u32 c = 0; c < 2; c++) {
+        u64 rooks = castle_rooks & b->colors[c];
+        u32 king_file = lsb(b->pieces[KING] & b->colors[c]) & 7u;
+        for (; rooks; rooks &= rooks - 1) {
+            u32 file = lsb(rooks) & 7u;
+            if (file > king_file) b->castle[2 * c] = file;
+            else b->castle[2 * c + 1] = file;
+        }
+    }
+}
+
+DEVICE_FN PerftBoard pack_perft(const Board *b) {
+    PerftBoard p;
+    u64 q0 = 0, q1 = 0, q2 = 0;
+    for (u32 t = 0; t < 6; t++) {
+        u64 code = t + 1;
+        if (code & 1) q0 |= b->pieces[t];
+        if (code & 2) q1 |= b->pieces[t];
+        if (code & 4) q2 |= b->pieces[t];
+    }
+    u64 q3 = b->colors[1];
+    for (u32 slot = 0; slot < 4; slot++)
+        if (b->castle[slot] != NO_FILE) {
+            u64 rook = bit(b->castle[slot] + ((slot >> 1) ? 56u : 0u));
+            q0 |= rook;
+            q1 |= rook;
+        }
+    u64 empty = ~(q0 | q1 | q2);
+    if (b->ep != NO_SQUARE) q3 |= bit(b->ep);
+    if (b->side) {
+        u64 spare = empty & ~EP_RANKS;
+        q3 |= spare & (0 - spare);
+    }
+    p.quad[0] = q0;
+    p.quad[1] = q1;
+    p.quad[2] = q2;
+    p.quad[3] = q3;
+    return p;
+}
