@@ -60,18 +60,38 @@ DEVICE_FN u64 bit(u32 sq) { return 1UL << sq; }
 DEVICE_FN u32 lsb(u64 b) { return (u32)CTZ64(b); }
 DEVICE_FN u32 popc(u64 b) { return (u32)POPCOUNT64(b); }
 
-/* Unpacks a packed position held in private memory (any address space: copy it first). */
-DEVICE_FN void unpack_value(PackedBoard p, Board *b) {
-    u64 q0 = p.quad[0], q1 = p.quad[1], q2 = p.quad[2], q3 = p.quad[3];
-    u64 s = p.state;
+/* The piece and colour sets of a quad-bitboard (codes 1..6; anything else is no piece, and the
+ * colour bit counts only on pieces). Shared by both packed forms. */
+DEVICE_FN void sets_from_quad(u64 q0, u64 q1, u64 q2, u64 q3, Board *b) {
+    u64 occ = q0 | q1 | q2;
     b->pieces[PAWN] = q0 & ~q1 & ~q2;
     b->pieces[KNIGHT] = ~q0 & q1 & ~q2;
     b->pieces[BISHOP] = q0 & q1 & ~q2;
     b->pieces[ROOK] = ~q0 & ~q1 & q2;
     b->pieces[QUEEN] = q0 & ~q1 & q2;
     b->pieces[KING] = ~q0 & q1 & q2;
-    b->colors[1] = q3;
-    b->colors[0] = (q0 | q1 | q2) & ~q3;
+    b->colors[1] = q3 & occ;
+    b->colors[0] = occ & ~q3;
+}
+
+/* The three piece-code words of a quad-bitboard (the fourth is the black pieces). */
+DEVICE_FN void quad_from_sets(const Board *b, u64 *q0, u64 *q1, u64 *q2) {
+    u64 a = 0, c = 0, d = 0;
+    for (u32 t = 0; t < 6; t++) {
+        u64 code = t + 1;
+        if (code & 1) a |= b->pieces[t];
+        if (code & 2) c |= b->pieces[t];
+        if (code & 4) d |= b->pieces[t];
+    }
+    *q0 = a;
+    *q1 = c;
+    *q2 = d;
+}
+
+/* Unpacks a packed position held in private memory (any address space: copy it first). */
+DEVICE_FN void unpack_value(PackedBoard p, Board *b) {
+    u64 s = p.state;
+    sets_from_quad(p.quad[0], p.quad[1], p.quad[2], p.quad[3], b);
     b->side = (u32)(s >> STATE_SIDE_SHIFT) & 1u;
     for (u32 slot = 0; slot < 4; slot++) {
         u32 nibble = (u32)(s >> (STATE_CASTLING_SHIFT + 4 * slot)) & 15u;
@@ -87,22 +107,13 @@ DEVICE_FN void unpack_board(const GLOBAL PackedBoard *p, Board *b) { unpack_valu
  * full-move 1. */
 DEVICE_FN PackedBoard pack_value(const Board *b) {
     PackedBoard p;
-    u64 q[3] = {0, 0, 0};
-    for (u32 t = 0; t < 6; t++) {
-        u64 code = t + 1;
-        if (code & 1) q[0] |= b->pieces[t];
-        if (code & 2) q[1] |= b->pieces[t];
-        if (code & 4) q[2] |= b->pieces[t];
-    }
+    quad_from_sets(b, &p.quad[0], &p.quad[1], &p.quad[2]);
     u64 s = (u64)b->side << STATE_SIDE_SHIFT;
     for (u32 slot = 0; slot < 4; slot++)
         if (b->castle[slot] != NO_FILE)
             s |= (u64)(NIBBLE_PRESENT | b->castle[slot]) << (STATE_CASTLING_SHIFT + 4 * slot);
     if (b->ep != NO_SQUARE) s |= (u64)(NIBBLE_PRESENT | (b->ep & 7u)) << STATE_EP_SHIFT;
     s |= 1UL << 37; /* full-move number 1 */
-    p.quad[0] = q[0];
-    p.quad[1] = q[1];
-    p.quad[2] = q[2];
     p.quad[3] = b->colors[1];
     p.state = s;
     return p;

@@ -75,11 +75,7 @@ DEVICE_FN u64 attacked_by_lookup(const Board *b, const Lookup *t, u32 by, u64 oc
  * Pinners are the enemy sliders seen from the king once our first blockers are taken away. */
 DEVICE_FN void prepare_lookup(const Board *b, const Lookup *t, Masks *m) {
     u32 side = b->side, opp = side ^ 1u;
-    m->us = color_set(b, side);
-    m->them = color_set(b, opp);
-    m->occ = m->us | m->them;
-    m->empty = ~m->occ;
-    m->king = b->pieces[KING] & m->us;
+    masks_sides(b, m);
     u32 ksq = lsb(m->king);
     u64 orth = (b->pieces[ROOK] | b->pieces[QUEEN]) & m->them;
     u64 diag = (b->pieces[BISHOP] | b->pieces[QUEEN]) & m->them;

@@ -16,13 +16,18 @@ typedef struct {
     u32 checks;    /* number of checkers, 0 to 2 */
 } Masks;
 
-HEAVY_FN void prepare(const Board *b, Masks *m) {
-    u32 side = b->side, opp = side ^ 1u;
-    m->us = color_set(b, side);
-    m->them = color_set(b, opp);
+/* The sides' sets and our king: the start of prepare() and of lookup.h's prepare_lookup(). */
+DEVICE_FN void masks_sides(const Board *b, Masks *m) {
+    m->us = color_set(b, b->side);
+    m->them = color_set(b, b->side ^ 1u);
     m->occ = m->us | m->them;
     m->empty = ~m->occ;
     m->king = b->pieces[KING] & m->us;
+}
+
+HEAVY_FN void prepare(const Board *b, Masks *m) {
+    u32 side = b->side, opp = side ^ 1u;
+    masks_sides(b, m);
     u64 orth = (b->pieces[ROOK] | b->pieces[QUEEN]) & m->them;
     u64 diag = (b->pieces[BISHOP] | b->pieces[QUEEN]) & m->them;
 

@@ -6,9 +6,9 @@
  * ply bulk-counted), or 1 to 3 depth-first per thread in perft_leaf. Positions travel in the
  * 32-byte form of perft_board.h. Needs board.h, movegen.h, lookup.h and perft_board.h before it;
  * SCAN_GROUP (the work-group size of every kernel here, a power of two) and TAIL_BLOCKS come from
- * the host as defines. Kernels that work on a
- * slice of a ply take `first` and `n` (positions first .. first + n - 1), so that the host can
- * split a ply that would not fit in memory into chunks. */
+ * the host as defines. Kernels that work on a slice of a ply take `first` and `n` (positions
+ * first .. first + n - 1), so that the host can split a ply that would not fit in memory into
+ * chunks. */
 
 KERNEL void count_children(const GLOBAL PerftBoard *boards, u32 n, GLOBAL u64 *counts) {
     u32 i = GLOBAL_ID();
@@ -18,12 +18,11 @@ KERNEL void count_children(const GLOBAL PerftBoard *boards, u32 n, GLOBAL u64 *c
     counts[i] = count_moves(&b);
 }
 
-/* Exclusive scan of one SCAN_GROUP-element block per work-group (Hillis-Steele in local memory);
- * the block's total goes to block_sums[group]. */
-KERNEL void scan_blocks(GLOBAL u64 *data, u32 n, GLOBAL u64 *block_sums) {
-    LOCAL u64 tmp[SCAN_GROUP];
-    u32 lid = LOCAL_ID(), i = GLOBAL_ID();
-    u64 x = i < n ? data[i] : 0;
+/* Exclusive prefix sum of `x` over the work-group (Hillis-Steele in local memory; all threads
+ * must call it); the group's total goes to *total. `tmp` holds SCAN_GROUP values and is free
+ * again on return. */
+DEVICE_FN u64 group_scan(LOCAL_PTR u64 *tmp, u64 x, u64 *total) {
+    u32 lid = LOCAL_ID();
     tmp[lid] = x;
     BARRIER();
     for (u32 step = 1; step < SCAN_GROUP; step <<= 1) {
@@ -32,8 +31,21 @@ KERNEL void scan_blocks(GLOBAL u64 *data, u32 n, GLOBAL u64 *block_sums) {
         tmp[lid] += add;
         BARRIER();
     }
-    if (i < n) data[i] = tmp[lid] - x;
-    if (lid == SCAN_GROUP - 1) block_sums[GROUP_ID()] = tmp[lid];
+    u64 inclusive = tmp[lid];
+    *total = tmp[SCAN_GROUP - 1];
+    BARRIER();
+    return inclusive - x;
+}
+
+/* Exclusive scan of one SCAN_GROUP-element block per work-group; the block's total goes to
+ * block_sums[group]. */
+KERNEL void scan_blocks(GLOBAL u64 *data, u32 n, GLOBAL u64 *block_sums) {
+    LOCAL u64 tmp[SCAN_GROUP];
+    u32 i = GLOBAL_ID();
+    u64 total;
+    u64 offset = group_scan(tmp, i < n ? data[i] : 0, &total);
+    if (i < n) data[i] = offset;
+    if (LOCAL_ID() == 0) block_sums[GROUP_ID()] = total;
 }
 
 /* Adds each block's offset (the scanned block sums) to its elements. */
@@ -63,22 +75,21 @@ DEVICE_FN void group_sum(LOCAL_PTR u64 *sums, u64 value, GLOBAL u64 *group_sums)
  * children t, t + SCAN_GROUP, ...: every lane gets the same work to within one child. */
 #define STAGE_CAP (SCAN_GROUP * 32)
 
-/* Exclusive prefix sum of `x` over the work-group (all threads must call it); the group's total
- * goes to *total. `tmp` holds SCAN_GROUP values and is free again on return. */
-DEVICE_FN u32 group_scan(LOCAL_PTR u32 *tmp, u32 x, u32 *total) {
-    u32 lid = LOCAL_ID();
-    tmp[lid] = x;
-    BARRIER();
-    for (u32 step = 1; step < SCAN_GROUP; step <<= 1) {
-        u32 add = lid >= step ? tmp[lid - step] : 0;
-        BARRIER();
-        tmp[lid] += add;
-        BARRIER();
+/* Each thread takes parent i (if i < n), lists its moves in `list` (*count of them) and keeps
+ * the position in parents[]; returns the group's total of moves and sets *off to where this
+ * thread's moves start among them. */
+DEVICE_FN u32 stage_parents(const GLOBAL PerftBoard *boards, u32 i, u32 n, Move *list,
+                            LOCAL_PTR Board *parents, LOCAL_PTR u64 *scan, u32 *count, u32 *off) {
+    *count = 0;
+    if (i < n) {
+        Board b;
+        unpack_perft(boards[i], &b);
+        *count = gen_moves(&b, list);
+        parents[LOCAL_ID()] = b;
     }
-    u32 inclusive = tmp[lid];
-    *total = tmp[SCAN_GROUP - 1];
-    BARRIER();
-    return inclusive - x;
+    u64 total;
+    *off = (u32)group_scan(scan, *count, &total);
+    return (u32)total;
 }
 
 /* Copies the part of this thread's `count` moves (group offset `off`) that falls into the window
@@ -101,20 +112,13 @@ DEVICE_FN void stage_window(const Move *list, u32 count, u32 off, u32 base, LOCA
 KERNEL void expand(const GLOBAL PerftBoard *boards, u32 first, u32 n, const GLOBAL u64 *offsets,
                    u64 base, GLOBAL PerftBoard *children) {
     LOCAL Board parents[SCAN_GROUP];
-    LOCAL u32 scan[SCAN_GROUP];
+    LOCAL u64 scan[SCAN_GROUP];
     LOCAL u16 moves[STAGE_CAP];
     LOCAL u8 owner[STAGE_CAP];
-    u32 lid = LOCAL_ID(), i = GLOBAL_ID();
+    u32 lid = LOCAL_ID();
     Move list[256];
-    u32 count = 0;
-    if (i < n) {
-        Board b;
-        unpack_perft(boards[first + i], &b);
-        count = gen_moves(&b, list);
-        parents[lid] = b;
-    }
-    u32 total;
-    u32 off = group_scan(scan, count, &total);
+    u32 count, off;
+    u32 total = stage_parents(boards + first, GLOBAL_ID(), n, list, parents, scan, &count, &off);
     /* Where this group's first parent puts its children: the group's children follow on. */
     u64 out = offsets[first + GROUP_ID() * SCAN_GROUP] - base;
     for (u32 window = 0; window < total; window += STAGE_CAP) {
@@ -132,32 +136,25 @@ KERNEL void expand(const GLOBAL PerftBoard *boards, u32 first, u32 n, const GLOB
 
 /* The last two plies below positions 0 .. n - 1: the children are staged as above and each
  * thread bulk-counts the moves of its children, with table lookups (lookup.h). One partial sum
- * per work-group. */
-/* TAIL_BLOCKS work-groups of 128 per multiprocessor (6: 80 registers a thread, which the H100
- * measured faster than 96 and 128; docs/PERFORMANCE.md). */
-KERNEL void LAUNCH_BOUNDS(SCAN_GROUP, TAIL_BLOCKS) perft_staged2(const GLOBAL PerftBoard *boards, u32 n, const GLOBAL u64 *lookup_params,
-                          const GLOBAL u64 *lookup_attacks, GLOBAL u64 *group_sums) {
+ * per work-group (in `scan`, free again after staging). Compiled for TAIL_BLOCKS work-groups of
+ * 128 per multiprocessor (6: 80 registers a thread, which the H100 measured faster than 96 and
+ * 128; docs/PERFORMANCE.md). */
+KERNEL void LAUNCH_BOUNDS(SCAN_GROUP, TAIL_BLOCKS)
+    perft_staged2(const GLOBAL PerftBoard *boards, u32 n, const GLOBAL u64 *lookup_params,
+                  const GLOBAL u64 *lookup_attacks, GLOBAL u64 *group_sums) {
     LOCAL Board parents[SCAN_GROUP];
-    LOCAL u32 scan[SCAN_GROUP];
+    LOCAL u64 scan[SCAN_GROUP];
     LOCAL u16 moves[STAGE_CAP];
     LOCAL u8 owner[STAGE_CAP];
-    LOCAL u64 sums[SCAN_GROUP];
     LOCAL u64 params[LOOKUP_WORDS];
     lookup_load(params, lookup_params);
     Lookup t;
     t.params = params;
     t.attacks = lookup_attacks;
-    u32 lid = LOCAL_ID(), i = GLOBAL_ID();
+    u32 lid = LOCAL_ID();
     Move list[256];
-    u32 count = 0;
-    if (i < n) {
-        Board b;
-        unpack_perft(boards[i], &b);
-        count = gen_moves(&b, list);
-        parents[lid] = b;
-    }
-    u32 total;
-    u32 off = group_scan(scan, count, &total);
+    u32 count, off;
+    u32 total = stage_parents(boards, GLOBAL_ID(), n, list, parents, scan, &count, &off);
     u64 nodes = 0;
     for (u32 window = 0; window < total; window += STAGE_CAP) {
         stage_window(list, count, off, window, moves, owner);
@@ -170,7 +167,7 @@ KERNEL void LAUNCH_BOUNDS(SCAN_GROUP, TAIL_BLOCKS) perft_staged2(const GLOBAL Pe
         }
         BARRIER();
     }
-    group_sum(sums, nodes, group_sums);
+    group_sum(scan, nodes, group_sums);
 }
 
 DEVICE_FN u64 perft2(const Board *b) {

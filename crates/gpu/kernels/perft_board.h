@@ -21,14 +21,8 @@ DEVICE_FN void unpack_perft(PerftBoard p, Board *b) {
     u64 q0 = p.quad[0], q1 = p.quad[1], q2 = p.quad[2], q3 = p.quad[3];
     u64 occ = q0 | q1 | q2;
     u64 castle_rooks = q0 & q1 & q2;
-    b->pieces[PAWN] = q0 & ~q1 & ~q2;
-    b->pieces[KNIGHT] = ~q0 & q1 & ~q2;
-    b->pieces[BISHOP] = q0 & q1 & ~q2;
-    b->pieces[ROOK] = (~q0 & ~q1 & q2) | castle_rooks;
-    b->pieces[QUEEN] = q0 & ~q1 & q2;
-    b->pieces[KING] = ~q0 & q1 & q2;
-    b->colors[1] = q3 & occ;
-    b->colors[0] = occ & ~q3;
+    sets_from_quad(q0, q1, q2, q3, b);
+    b->pieces[ROOK] |= castle_rooks;
     u64 marks = q3 & ~occ;
     b->side = (marks & ~EP_RANKS) != 0;
     u64 ep = marks & EP_RANKS;
@@ -48,13 +42,8 @@ DEVICE_FN void unpack_perft(PerftBoard p, Board *b) {
 
 DEVICE_FN PerftBoard pack_perft(const Board *b) {
     PerftBoard p;
-    u64 q0 = 0, q1 = 0, q2 = 0;
-    for (u32 t = 0; t < 6; t++) {
-        u64 code = t + 1;
-        if (code & 1) q0 |= b->pieces[t];
-        if (code & 2) q1 |= b->pieces[t];
-        if (code & 4) q2 |= b->pieces[t];
-    }
+    u64 q0, q1, q2;
+    quad_from_sets(b, &q0, &q1, &q2);
     u64 q3 = b->colors[1];
     for (u32 slot = 0; slot < 4; slot++)
         if (b->castle[slot] != NO_FILE) {
