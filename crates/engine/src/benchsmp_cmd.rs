@@ -48,6 +48,11 @@ pub struct BenchSmpArgs {
     #[arg(long, default_value = "abdada-rmo", value_parser = ["lazy", "rmo", "abdada", "abdada-rmo"])]
     pub mode: String,
 
+    /// Who ends an iteration: `any` (the first worker to finish it; its result is used) or
+    /// `main` (worker 0 only) [default: the device's, as the engine plays].
+    #[arg(long, value_parser = ["any", "main"])]
+    pub finish: Option<String>,
+
     /// Print one JSON object per row instead of the table.
     #[arg(long)]
     pub json: bool,
@@ -92,17 +97,27 @@ pub fn run(args: &BenchSmpArgs) -> Result<ExitCode> {
         workers: most,
         hash_mb: args.hash,
         mode: ParallelMode::from_name(&args.mode).unwrap_or_default(),
+        any_finisher: args
+            .finish
+            .as_deref()
+            .map_or(default.any_finisher, |f| f == "any"),
     };
+    let options_any = options.any_finisher;
     let mut gpu =
         GpuSearch::open(&info, options).with_context(|| format!("opening {}", info.name))?;
     if !args.json {
         println!(
-            "{} ({}), depth {}, {} position(s), mode {}",
+            "{} ({}), depth {}, {} position(s), mode {}, {} ends an iteration",
             info.name,
             info.backend,
             args.depth,
             positions.len(),
-            args.mode
+            args.mode,
+            if options_any {
+                "any worker"
+            } else {
+                "worker 0"
+            }
         );
         println!(
             "{:>8} {:>14} {:>10} {:>14} {:>12} {:>12}",

@@ -89,7 +89,7 @@ typedef struct {
     u32 tt_buckets_log2;
     u32 workers;
     u32 mode;         /* MODE_* */
-    u32 pad;
+    u32 any_finisher; /* 1: the first worker to finish ends the iteration; 0: worker 0 only */
 } SearchParams;
 
 #define MODE_LAZY 0u
@@ -132,6 +132,12 @@ typedef struct {
     u32 seldepth;
     u64 nodes;
 } WorkerStack;
+
+/* Each worker's saved stack starts on a 256-byte boundary. PoCL 3.1 needs it: with the stacks
+ * packed at their size (9,320 bytes, a multiple of 8 only), the stacks of workers other than 0
+ * came back corrupted from suspension now and then, and their results missed mates (moving with
+ * unrelated code changes); GPUs read it better aligned too. */
+#define STACK_STRIDE_WORDS (((u32)(sizeof(WorkerStack) / 4) + 63u) & ~63u)
 
 /* What lane 0 read from global memory, for every lane. */
 typedef struct {
@@ -468,7 +474,7 @@ DEVICE_FN Frame child_frame(i32 alpha, i32 beta, i32 depth, u32 flags, u32 halfm
     return c;
 }
 
-KERNEL void search_slice(const GLOBAL SearchParams *params, GLOBAL WorkerStack *saved, GLOBAL WorkerResult *results,
+KERNEL void search_slice(const GLOBAL SearchParams *params, GLOBAL u32 *saved, GLOBAL WorkerResult *results,
                          GLOBAL u32 *lists, GLOBAL i32 *histories, GLOBAL u16 *pvs, GLOBAL TTEntry *tt,
                          const GLOBAL u64 *game_keys, GLOBAL u32 *control, GLOBAL u64 *busy) {
     LOCAL WorkerStack s;
@@ -485,7 +491,7 @@ KERNEL void search_slice(const GLOBAL SearchParams *params, GLOBAL WorkerStack *
     GLOBAL u32 *my_lists = lists + (u64)worker * GPU_MAX_PLY * MAX_MOVES;
     GLOBAL i32 *history = histories + (u64)worker * 2u * 64u * 64u;
     GLOBAL u16 *pv = pvs + (u64)worker * GPU_MAX_PLY * GPU_MAX_PLY;
-    GLOBAL u32 *words_saved = (GLOBAL u32 *)(saved + worker);
+    GLOBAL u32 *words_saved = saved + (u64)worker * STACK_STRIDE_WORDS;
     LOCAL_PTR u32 *words_local = (LOCAL_PTR u32 *)&s;
     const u32 stack_words = (u32)(sizeof(WorkerStack) / 4);
 
@@ -924,10 +930,8 @@ KERNEL void search_slice(const GLOBAL SearchParams *params, GLOBAL WorkerStack *
 
     /* ---- Leaving the launch ---- */
     if (finished) {
-        /* The root is done: publish the result. Worker 0's ends the iteration for everyone;
-         * a helper's is not used (helpers exist to fill the table: on PoCL a helper finishing
-         * first missed a mate in three at depth 7 in 14 to 25 of 30 runs that worker 0 found
-         * every time). */
+        /* The root is done: publish the result. Worker 0's ends the iteration for everyone, and
+         * with `any_finisher` any worker's does (Zeta's rule). */
         if (lane == 0) {
             result->score = ret;
             result->best_move = f.best_move;
@@ -937,7 +941,7 @@ KERNEL void search_slice(const GLOBAL SearchParams *params, GLOBAL WorkerStack *
             for (u32 i = 0; i < f.pv_len; i++) result->pv[i] = pv[i];
             result->nodes = nodes;
             result->status = STATUS_DONE;
-            if (worker == 0) ATOMIC_ADD_U32(&control[CONTROL_DONE], 1u);
+            if (worker == 0 || params->any_finisher) ATOMIC_ADD_U32(&control[CONTROL_DONE], 1u);
         }
         return;
     }
@@ -966,7 +970,7 @@ KERNEL void search_slice(const GLOBAL SearchParams *params, GLOBAL WorkerStack *
  * mirrors of the others. */
 KERNEL void layout_sizes(GLOBAL u32 *out) {
     if (GLOBAL_ID() != 0) return;
-    out[0] = (u32)sizeof(WorkerStack);
+    out[0] = STACK_STRIDE_WORDS * 4u;
     out[1] = (u32)sizeof(WorkerResult);
     out[2] = (u32)sizeof(SearchParams);
     out[3] = (u32)sizeof(TTEntry);

@@ -34,19 +34,26 @@ pub struct GpuSearchOptions {
     /// Transposition table size in MiB.
     pub hash_mb: usize,
     pub mode: ParallelMode,
+    /// The first worker to finish an iteration ends it and its result is used (Zeta's rule),
+    /// rather than worker 0 only. Every worker's result is a full search of the root: the
+    /// `helper_mates` example checks that they prove the CPU's mates.
+    pub any_finisher: bool,
 }
 
 impl GpuSearchOptions {
     /// A default for `info`: two workers per multiprocessor (one per core on a CPU device such
-    /// as PoCL), with ABDADA over RMO. On the H100 (`kogge benchsmp`, docs/PERFORMANCE.md) time
-    /// to depth was best there: 9.8 times one worker's at 264 workers, 8.9 at 132, 9.2 at 528.
-    /// More workers add nodes per second but mostly search what the others search.
+    /// as PoCL), ABDADA over RMO, and the first worker to finish an iteration ends it. On the
+    /// H100 (`kogge benchsmp`, docs/PERFORMANCE.md) time to depth with that rule was 16.9 times
+    /// one worker's at 264 workers and 16.5 at 132; with worker 0 alone ending iterations it
+    /// was 9.8 at 264. More workers add nodes per second but mostly search what the others
+    /// search.
     pub fn for_device(info: &DeviceInfo) -> GpuSearchOptions {
         let units = info.compute_units.max(1) as usize;
         GpuSearchOptions {
             workers: if info.is_cpu { units } else { 2 * units },
             hash_mb: 256,
             mode: ParallelMode::AbdadaRmo,
+            any_finisher: true,
         }
     }
 }
@@ -136,6 +143,7 @@ impl GpuSearch {
                 "the search kernel's struct sizes {got:?} differ from the host's {expected:?}"
             )));
         }
+        // The stride between two workers' saved stacks (their size, rounded up).
         let stack_bytes = got[0] as usize;
         let w = options.workers;
         let (tt, tt_log2) = alloc_tt(&device, options.hash_mb)?;
@@ -232,7 +240,7 @@ impl GpuSearch {
             tt_buckets_log2: self.tt_log2,
             workers: self.active_workers as u32,
             mode: self.options.mode.code(),
-            pad: 0,
+            any_finisher: u32::from(self.options.any_finisher),
         };
         self.device.write(&mut self.control, &[0])?;
         if matches!(
@@ -309,12 +317,18 @@ impl GpuSearch {
     /// The result of the worker that finished the iteration, if one did; the deepest if
     /// several did in the same slice.
     fn finished(&self, root: &Board, nodes: u64) -> Option<Iteration> {
-        // Worker 0's: only it ends an iteration (see search.cl).
-        let worker = 0;
-        let r = self
-            .host_results
-            .first()
-            .filter(|r| r.status == STATUS_DONE)?;
+        // Only worker 0 ends an iteration unless any may (`any_finisher`); a helper that
+        // finished without ending it has only filled the table.
+        let candidates = if self.options.any_finisher {
+            &self.host_results[..]
+        } else {
+            &self.host_results[..1]
+        };
+        let (worker, r) = candidates
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| r.status == STATUS_DONE)
+            .max_by_key(|(w, r)| (r.depth, std::cmp::Reverse(*w)))?;
         let best = Move::from_raw(r.best_move as u16);
         let pv = legal_line(root, &r.pv[..(r.pv_len as usize).min(GPU_MAX_PLY)]);
         Some(Iteration {

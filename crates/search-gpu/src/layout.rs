@@ -81,7 +81,9 @@ pub struct SearchParams {
     pub tt_buckets_log2: u32,
     pub workers: u32,
     pub mode: u32,
-    pub pad: u32,
+    /// 1: the first worker to finish an iteration ends it for all and its result is used; 0:
+    /// only worker 0 ends it.
+    pub any_finisher: u32,
 }
 
 // SAFETY: repr(C); PackedBoard is five u64 (40 bytes), then one u64 and twelve 4-byte integers:

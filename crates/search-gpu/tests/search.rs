@@ -12,6 +12,10 @@ fn open_all(workers: usize) -> Vec<GpuSearch> {
 }
 
 fn open_all_with(workers: usize, mode: ParallelMode) -> Vec<GpuSearch> {
+    open_all_finishing(workers, mode, false)
+}
+
+fn open_all_finishing(workers: usize, mode: ParallelMode, any_finisher: bool) -> Vec<GpuSearch> {
     common::devices()
         .into_iter()
         .map(|device| {
@@ -19,6 +23,7 @@ fn open_all_with(workers: usize, mode: ParallelMode) -> Vec<GpuSearch> {
                 workers,
                 hash_mb: 8,
                 mode,
+                any_finisher,
             };
             GpuSearch::with_device(device, options).expect("search kernel builds")
         })
@@ -88,5 +93,36 @@ fn slices_do_not_change_the_search() {
         }
         assert!(runs.iter().all(|r| *r == runs[0]), "{runs:?}");
         assert_eq!(runs[0].1, 32000 - 3, "mate in two");
+    }
+}
+
+#[test]
+fn every_worker_proves_mates_across_slices() {
+    // WAC mates in two and three. Any worker may end an iteration, and slices of 16 nodes
+    // suspend and resume every worker hundreds of times: with the saved stacks packed at their
+    // size, PoCL returned the helpers' stacks corrupted and their results missed these mates.
+    let mates = [
+        (
+            "r3kr2/1pp4p/1p1p4/7q/4P1n1/2PP2Q1/PP4P1/R1BB2K1 b q - 0 1",
+            2,
+        ),
+        ("6kr/1q2r1p1/1p2N1Q1/5p2/1P1p4/6R1/7P/2R3K1 w - - 0 1", 3),
+        ("4kn2/r4p1r/p3bQ2/q1nNP1Np/1p5P/8/PPP3P1/2KR3R w - - 0 1", 2),
+        ("4R3/4q1kp/6p1/1Q3b2/1P1b1P2/6KP/8/8 b - - 0 1", 3),
+    ];
+    for mode in [ParallelMode::Rmo, ParallelMode::AbdadaRmo] {
+        for mut gpu in open_all_finishing(2, mode, true) {
+            gpu.set_slice_nodes(Some(16));
+            for (fen, moves) in mates {
+                gpu.clear().unwrap();
+                let it = search_to(&mut gpu, &board(fen), 7);
+                assert_eq!(
+                    it.score,
+                    32000 - (2 * moves - 1),
+                    "{mode:?}, worker {}: {fen}",
+                    it.worker
+                );
+            }
+        }
     }
 }

@@ -1,0 +1,113 @@
+//! Does every worker's result hold up? Finds the positions of an EPD file where the CPU search
+//! proves a mate in at most three moves at depth 7, then searches each of them several times on
+//! the GPU, letting any worker (or only worker 0) end an iteration, and counts the results that
+//! do not give the same mate. This is how the misaligned saved stacks of PoCL were found (see
+//! `STACK_STRIDE_WORDS` in search.cl).
+//!
+//! `cargo run --release -p kogge-search-gpu --example helper_mates -- FILE WORKERS MODE ANY RUNS`
+//! with MODE one of lazy, rmo, abdada, abdada-rmo and ANY 1 (any worker ends an iteration) or 0
+//! (worker 0 only). Environment: `DEVICE=N` picks a device of `kogge devices`' list (default 0),
+//! `SLICE=N` fixes the nodes per worker and launch (small values stress suspending and resuming).
+
+use anyhow::{Context, Result, bail};
+use kogge_chess::epd::parse_file;
+use kogge_gpu::{Device, list_devices};
+use kogge_search::{GamePosition, Limits, MATE, SearchBackend, SearchControl};
+use kogge_search_cpu::CpuSearch;
+use kogge_search_gpu::{GpuSearch, GpuSearchOptions, ParallelMode, iterative_deepening};
+use std::time::{Duration, Instant};
+
+/// The depth of every search, CPU and GPU: mates in three (five plies) with room to spare, as
+/// `kogge selftest` checks them.
+const DEPTH: u32 = 7;
+
+fn env_number(name: &str) -> Result<Option<usize>> {
+    match std::env::var(name) {
+        Ok(v) => Ok(Some(v.parse().with_context(|| format!("{name}={v}"))?)),
+        Err(_) => Ok(None),
+    }
+}
+
+fn main() -> Result<()> {
+    let args: Vec<String> = std::env::args().collect();
+    if args.len() != 6 {
+        bail!("usage: helper_mates FILE WORKERS MODE ANY RUNS");
+    }
+    let text = std::fs::read_to_string(&args[1]).with_context(|| args[1].clone())?;
+    let workers: usize = args[2].parse().context("WORKERS")?;
+    let mode = ParallelMode::from_name(&args[3]).context("MODE")?;
+    let any_finisher = args[4] == "1";
+    let runs: usize = args[5].parse().context("RUNS")?;
+
+    let limits = Limits::depth(DEPTH);
+    let mut cpu = CpuSearch::new(16, 1);
+    let mut mates = Vec::new();
+    for (line, entry) in parse_file(&text) {
+        let board = entry.with_context(|| format!("line {line}"))?.board;
+        cpu.clear();
+        let reference = cpu.search(
+            &GamePosition::new(board),
+            &limits,
+            &SearchControl::new(),
+            &(),
+        );
+        if reference.value >= MATE - 5 {
+            mates.push((board, reference.value));
+        }
+    }
+
+    let list = list_devices();
+    let index = env_number("DEVICE")?.unwrap_or(0);
+    let info = list.devices.get(index).context("no such device")?;
+    println!(
+        "{} ({}): {} mates, {workers} workers, {mode:?}, {}",
+        info.name,
+        info.backend,
+        mates.len(),
+        if any_finisher {
+            "any worker ends an iteration"
+        } else {
+            "worker 0 ends an iteration"
+        }
+    );
+    let options = GpuSearchOptions {
+        workers,
+        hash_mb: 16,
+        mode,
+        any_finisher,
+    };
+    let mut gpu = GpuSearch::with_device(Device::open(info)?, options)?;
+    if let Some(nodes) = env_number("SLICE")? {
+        gpu.set_slice_nodes(Some(nodes as u32));
+    }
+
+    let (mut same, mut different) = (0, 0);
+    for (board, value) in &mates {
+        let legal: Vec<_> = board.legal_moves().iter().copied().collect();
+        let mut misses = Vec::new();
+        for _ in 0..runs {
+            gpu.clear()?;
+            let got = iterative_deepening(
+                &mut gpu,
+                &GamePosition::new(*board),
+                &limits,
+                &SearchControl::new(),
+                &(),
+                &legal,
+                Instant::now(),
+                Duration::ZERO,
+            )?;
+            if got.value == *value {
+                same += 1;
+            } else {
+                different += 1;
+                misses.push(got.value);
+            }
+        }
+        if !misses.is_empty() {
+            println!("{}: CPU {value}, GPU {misses:?}", board.to_fen());
+        }
+    }
+    println!("{same} searches gave the CPU's mate, {different} did not");
+    Ok(())
+}
