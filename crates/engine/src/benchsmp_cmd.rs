@@ -103,6 +103,13 @@ pub fn run(args: &BenchSmpArgs) -> Result<ExitCode> {
             .map_or(default.any_finisher, |f| f == "any"),
     };
     let options_any = options.any_finisher;
+    // What each JSON row says of how it was searched, so that saved rows describe themselves.
+    let setup = format!(
+        "\"mode\":\"{}\",\"finish\":\"{}\",\"depth\":{}",
+        args.mode,
+        if options_any { "any" } else { "main" },
+        args.depth
+    );
     let mut gpu =
         GpuSearch::open(&info, options).with_context(|| format!("opening {}", info.name))?;
     if !args.json {
@@ -167,13 +174,14 @@ pub fn run(args: &BenchSmpArgs) -> Result<ExitCode> {
             row.time += start.elapsed();
             row.nodes += result.nodes;
         }
-        print_row(&row, rows.first(), args.json);
+        print_row(&row, rows.first(), args.json.then_some(&setup));
         rows.push(row);
     }
     Ok(ExitCode::SUCCESS)
 }
 
-fn print_row(row: &Row, first: Option<&Row>, json: bool) {
+/// One row, as a table line or (with `json`, the set-up's fields to add) a JSON object.
+fn print_row(row: &Row, first: Option<&Row>, json: Option<&str>) {
     let secs = row.time.as_secs_f64().max(1e-9);
     let nps = row.nodes as f64 / secs;
     let (nps_up, ttd_up) = match first {
@@ -183,9 +191,9 @@ fn print_row(row: &Row, first: Option<&Row>, json: bool) {
         }
         None => (1.0, 1.0),
     };
-    if json {
+    if let Some(setup) = json {
         println!(
-            "{{\"workers\":{},\"nodes\":{},\"seconds\":{:.4},\"nps\":{:.0},\"nps_speedup\":{:.2},\"ttd_speedup\":{:.2}}}",
+            "{{\"workers\":{},\"nodes\":{},\"seconds\":{:.4},\"nps\":{:.0},\"nps_speedup\":{:.2},\"ttd_speedup\":{:.2},{setup}}}",
             row.workers, row.nodes, secs, nps, nps_up, ttd_up
         );
     } else {
