@@ -21,7 +21,10 @@ use std::time::{Duration, Instant};
 /// `kogge selftest` checks them.
 const DEPTH: u32 = 7;
 
-fn env_number(name: &str) -> Result<Option<usize>> {
+fn env_number<T: std::str::FromStr>(name: &str) -> Result<Option<T>>
+where
+    T::Err: std::error::Error + Send + Sync + 'static,
+{
     match std::env::var(name) {
         Ok(v) => Ok(Some(v.parse().with_context(|| format!("{name}={v}"))?)),
         Err(_) => Ok(None),
@@ -57,7 +60,7 @@ fn main() -> Result<()> {
     }
 
     let list = list_devices();
-    let index = env_number("DEVICE")?.unwrap_or(0);
+    let index: usize = env_number("DEVICE")?.unwrap_or(0);
     let info = list.devices.get(index).context("no such device")?;
     println!(
         "{} ({}): {} mates, {workers} workers, {mode:?}, {}",
@@ -77,8 +80,8 @@ fn main() -> Result<()> {
         any_finisher,
     };
     let mut gpu = GpuSearch::with_device(Device::open(info)?, options)?;
-    if let Some(nodes) = env_number("SLICE")? {
-        gpu.set_slice_nodes(Some(nodes as u32));
+    if let Some(nodes) = env_number::<u32>("SLICE")? {
+        gpu.set_slice_nodes(Some(nodes));
     }
 
     let (mut same, mut different) = (0, 0);
