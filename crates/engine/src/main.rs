@@ -155,7 +155,9 @@ pub struct PerftArgs {
     #[arg(long, value_name = "N")]
     pub device: Option<usize>,
 
-    /// GPU backends: megabytes of device memory for a lossless transposition table (deep perft).
+    /// GPU backends: megabytes of device memory for a table that merges transpositions ply by
+    /// ply (deep perft; exact: positions are compared whole). The lists of distinct positions
+    /// take up to 0.4 times as much again per merged ply.
     #[arg(long, value_name = "MB", default_value_t = 0)]
     pub hash: usize,
 

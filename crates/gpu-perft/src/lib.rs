@@ -7,15 +7,18 @@
 //! with the state hidden in codes it leaves unused (kernels/perft_board.h). A ply that would not fit in the per-ply buffers is split
 //! into chunks of parents whose children fit, so depth is limited by time, not memory.
 //!
-//! With `hash_bytes`, a lossless transposition table in device memory answers the depth-first
-//! tail for positions seen before (transpositions), verified against the whole position.
+//! With `hash_bytes`, a table in device memory merges transpositions ply by ply instead
+//! (kernels/perft_dedup.cl): every ply is a list of distinct positions, each with its number of
+//! paths from the root, and the tail multiplies by those. Positions are compared whole, so the
+//! count is exact whatever the hashes do.
 //!
-//! The kernels are `crates/gpu/kernels/{board.h, movegen.h, perft.cl}`, one source for CUDA and
-//! OpenCL.
+//! The kernels are `crates/gpu/kernels/{board.h, movegen.h, perft.cl, perft_dedup.cl}`, one
+//! source for CUDA and OpenCL.
 
 use kogge_chess::types::Square;
 use kogge_chess::{Board, Move, attacks, packed, tables};
 use kogge_gpu::{Arg, Buffer, Device, GpuError, Kernel, Module};
+use std::time::Instant;
 
 /// The kernel source, in the order the files depend on each other.
 pub const SOURCE: &str = concat!(
@@ -24,6 +27,7 @@ pub const SOURCE: &str = concat!(
     include_str!("../../gpu/kernels/lookup.h"),
     include_str!("../../gpu/kernels/perft_board.h"),
     include_str!("../../gpu/kernels/perft.cl"),
+    include_str!("../../gpu/kernels/perft_dedup.cl"),
 );
 
 /// Work-group size of every perft kernel (a power of two; the scan and the reductions rely on
@@ -41,9 +45,12 @@ pub struct PerftOptions {
     pub leaf_depth: u32,
     /// Positions each ply's buffer holds; a ply with more children is split into chunks.
     pub positions_per_ply: usize,
-    /// Bytes of device memory for the transposition table of the depth-first tail (`--hash`);
-    /// 0 for none. Rounded down to a power of two of 64-byte entries.
+    /// Bytes of device memory for the table that merges transpositions (`--hash`); 0 for
+    /// none. Rounded down to a power of two of 64-byte slots. The lists of distinct positions
+    /// take up to 0.6 × 40 bytes per slot per ply on top.
     pub hash_bytes: usize,
+    /// Fingerprint bits the table keeps (64 but in tests, which take fewer to force collisions).
+    pub fingerprint_bits: u32,
 }
 
 impl PerftOptions {
@@ -62,6 +69,7 @@ impl PerftOptions {
             leaf_depth,
             positions_per_ply: positions,
             hash_bytes: 0,
+            fingerprint_bits: 64,
         }
     }
 }
@@ -70,6 +78,12 @@ impl PerftOptions {
 struct Ply {
     boards: Buffer<u64>,
     counts: Buffer<u64>,
+}
+
+/// A distinct-position list of one ply under the table: positions and their path counts.
+struct WeightedPly {
+    boards: Buffer<u64>,
+    weights: Buffer<u64>,
 }
 
 /// A GPU perft engine bound to one device: kernels built once, buffers allocated on first use
@@ -83,28 +97,45 @@ pub struct GpuPerft {
     expand: Kernel,
     perft_leaf: Kernel,
     perft_staged2: Kernel,
-    tt_lookup: Kernel,
-    gather_misses: Kernel,
-    perft_misses: Kernel,
-    /// The dense list of table misses (indices into a ply), allocated on first use.
-    misses: Option<Buffer<u32>>,
+    dedup_pass: Kernel,
+    dedup_overflow: Kernel,
+    dedup_compact: Kernel,
     options: PerftOptions,
     plies: Vec<Ply>,
-    /// The lossless transposition table (see perft.cl), kept between runs: its entries hold
-    /// whole positions and depths, so they stay valid for any later position.
-    tt: Buffer<u64>,
-    tt_mask: u64,
+    /// Under the table: the distinct positions of each ply.
+    weighted: Vec<WeightedPly>,
+    /// The table of perft_dedup.cl (`SLOT_WORDS` words a slot; a one-slot dummy without
+    /// `hash_bytes`), empty between uses: dedup_compact clears what it lists.
+    table: Buffer<u64>,
+    /// Slots in the table (a power of two; 0 without one).
+    slots: usize,
+    /// Set while a ply is in the table, so that a run cut short by an error is cleared up first.
+    table_dirty: bool,
+    /// perft_dedup.cl's counters, its list of positions that lost to a fingerprint collision,
+    /// and a one-word stand-in for the weights of unweighted tails.
+    counters: Buffer<u64>,
+    overflow: Buffer<u64>,
+    no_weights: Buffer<u64>,
+    /// Per ply, distinct positions over children when its children were last merged: guesses
+    /// how many key ranges the next merge needs.
+    distinct_ratio: Vec<f64>,
     /// The attack tables of lookup.h (see `lookup_tables`).
     lookup_params: Buffer<u64>,
     lookup_attacks: Buffer<u64>,
+    /// `KOGGE_PERFT_TRACE` set: each merged ply and tail is timed and reported on stderr.
+    trace: bool,
 }
 
-/// 64-bit words per transposition-table entry (perft.cl's TT_WORDS).
-const TT_WORDS: usize = 8;
+/// 64-bit words per table slot (perft_dedup.cl's SLOT_WORDS).
+const SLOT_WORDS: usize = 8;
 
-/// Positions of the last ply looked up and counted at a time when there is a table: enough to
-/// fill the GPU, few enough that many sub-batches profit from the entries earlier ones stored.
-const TABLE_BATCH: usize = 1 << 20;
+/// Entries of the overflow list (positions whose fingerprint collided with another's; at 64
+/// bits a handful per billion positions).
+const OVERFLOW_ENTRIES: usize = 1 << 16;
+
+/// The share of a table's slots one range may fill: beyond it, linear probing slows down, so the
+/// range is split instead.
+const TABLE_LOAD: f64 = 0.6;
 
 /// `board` in the 32-byte form of kernels/perft_board.h: the quad-bitboard of the packed form,
 /// with the state hidden in codes it leaves unused (a castling rook gets type code 7; the colour
@@ -206,17 +237,21 @@ impl GpuPerft {
                 options.leaf_depth
             )));
         }
+        if !(1..=64).contains(&options.fingerprint_bits) {
+            return Err(GpuError::BadLaunch(format!(
+                "fingerprint bits {} is not 1 to 64",
+                options.fingerprint_bits
+            )));
+        }
         let module = device.build(SOURCE, &kernel_defines())?;
-        // A power of two of entries, at least two (a mask of 0 means "no table"); without a
-        // table the kernel still takes a buffer, so it gets a one-entry dummy.
-        let entries = options.hash_bytes / (TT_WORDS * 8);
-        let (tt_len, tt_mask) = if entries >= 2 {
-            let entries = 1usize << entries.ilog2();
-            (entries * TT_WORDS, entries as u64 - 1)
+        let slots = options.hash_bytes / (SLOT_WORDS * 8);
+        let slots = if slots >= GROUP {
+            1usize << slots.ilog2()
         } else {
-            (TT_WORDS, 0)
+            0
         };
-        let tt = device.alloc::<u64>(tt_len)?;
+        let table = device.alloc::<u64>(slots.max(1) * SLOT_WORDS)?;
+        let overflow_len = if slots > 0 { OVERFLOW_ENTRIES * 5 } else { 1 };
         let (params, attacks) = lookup_tables();
         let mut lookup_params = device.alloc::<u64>(params.len())?;
         device.write(&mut lookup_params, &params)?;
@@ -225,22 +260,28 @@ impl GpuPerft {
         Ok(GpuPerft {
             lookup_params,
             lookup_attacks,
-            tt,
-            tt_mask,
+            table,
+            slots,
+            table_dirty: false,
+            counters: device.alloc::<u64>(4)?,
+            overflow: device.alloc::<u64>(overflow_len)?,
+            no_weights: device.alloc::<u64>(1)?,
+            distinct_ratio: Vec::new(),
+            trace: std::env::var_os("KOGGE_PERFT_TRACE").is_some(),
             count_children: module.kernel("count_children")?,
             scan_blocks: module.kernel("scan_blocks")?,
             scan_add: module.kernel("scan_add")?,
             expand: module.kernel("expand")?,
             perft_leaf: module.kernel("perft_leaf")?,
             perft_staged2: module.kernel("perft_staged2")?,
-            tt_lookup: module.kernel("tt_lookup")?,
-            gather_misses: module.kernel("gather_misses")?,
-            perft_misses: module.kernel("perft_misses")?,
-            misses: None,
+            dedup_pass: module.kernel("dedup_pass")?,
+            dedup_overflow: module.kernel("dedup_overflow")?,
+            dedup_compact: module.kernel("dedup_compact")?,
             _module: module,
             device,
             options,
             plies: Vec::new(),
+            weighted: Vec::new(),
         })
     }
 
@@ -248,13 +289,9 @@ impl GpuPerft {
         &self.device
     }
 
-    /// Transposition-table entries in use (0 without `hash_bytes`).
+    /// Slots in the table that merges transpositions (0 without `hash_bytes`).
     pub fn hash_entries(&self) -> u64 {
-        if self.tt_mask == 0 {
-            0
-        } else {
-            self.tt_mask + 1
-        }
+        self.slots as u64
     }
 
     /// The number of leaf nodes `depth` plies below `board`.
@@ -262,10 +299,17 @@ impl GpuPerft {
         if depth == 0 {
             return Ok(1);
         }
+        let root = perft_words(board);
+        if self.slots > 0 {
+            self.ensure_weighted(0, 1)?;
+            let ply = &mut self.weighted[0];
+            self.device.write(&mut ply.boards, &root)?;
+            self.device.write(&mut ply.weights, &[1])?;
+            return self.merged_ply(0, 1, depth);
+        }
         let leaf = self.options.leaf_depth.min(depth);
         let expansions = (depth - leaf) as usize;
         self.ensure_plies(expansions + 1)?;
-        let root = perft_words(board);
         self.device.write(&mut self.plies[0].boards, &root)?;
         self.run_ply(0, 1, expansions, leaf)
     }
@@ -295,6 +339,28 @@ impl GpuPerft {
                 boards: self.device.alloc::<u64>(n * WORDS)?,
                 counts: self.device.alloc::<u64>(n)?,
             });
+        }
+        Ok(())
+    }
+
+    /// Makes weighted ply `p` hold at least `n` positions (reallocated, not copied).
+    fn ensure_weighted(&mut self, p: usize, n: usize) -> Result<(), GpuError> {
+        while self.weighted.len() <= p {
+            self.weighted.push(WeightedPly {
+                boards: self.device.alloc::<u64>(WORDS)?,
+                weights: self.device.alloc::<u64>(1)?,
+            });
+        }
+        if self.weighted[p].weights.len() < n {
+            // Free the old buffers before allocating the larger ones.
+            self.weighted[p] = WeightedPly {
+                boards: self.device.alloc::<u64>(WORDS)?,
+                weights: self.device.alloc::<u64>(1)?,
+            };
+            self.weighted[p] = WeightedPly {
+                boards: self.device.alloc::<u64>(n * WORDS)?,
+                weights: self.device.alloc::<u64>(n)?,
+            };
         }
         Ok(())
     }
@@ -388,125 +454,247 @@ impl GpuPerft {
 
     /// The fused tail over positions `0 .. n` of ply `p`.
     fn leaves(&mut self, p: usize, n: usize, depth: u32) -> Result<u64, GpuError> {
-        if self.tt_mask != 0 {
-            return self.leaves_with_table(p, n, depth);
-        }
+        let ply = &self.plies[p];
+        self.tail(&ply.boards, None, n, depth)
+    }
+
+    /// `depth` (1 to 3) plies below `n` positions of `boards`, each times its weight if
+    /// `weights` are given; 2 runs the staged kernel, 1 and 3 depth-first per thread.
+    fn tail(
+        &self,
+        boards: &Buffer<u64>,
+        weights: Option<&Buffer<u64>>,
+        n: usize,
+        depth: u32,
+    ) -> Result<u64, GpuError> {
         let g = groups(n);
         let sums: Buffer<u64> = self.device.alloc(g)?;
+        let (weights, weighted) = match weights {
+            Some(w) => (w, 1),
+            None => (&self.no_weights, 0),
+        };
+        let n32 = to_u32(n, "positions")?;
         if depth == 2 {
             self.device.launch(
                 &self.perft_staged2,
                 g * GROUP,
                 GROUP,
                 &[
-                    Arg::buf(&self.plies[p].boards),
-                    Arg::U32(to_u32(n, "positions")?),
+                    Arg::buf(boards),
+                    Arg::buf(weights),
+                    Arg::U32(weighted),
+                    Arg::U32(n32),
                     Arg::buf(&self.lookup_params),
                     Arg::buf(&self.lookup_attacks),
                     Arg::buf(&sums),
                 ],
             )?;
-            return self.sum(&sums);
+        } else {
+            self.device.launch(
+                &self.perft_leaf,
+                g * GROUP,
+                GROUP,
+                &[
+                    Arg::buf(boards),
+                    Arg::buf(weights),
+                    Arg::U32(weighted),
+                    Arg::U32(n32),
+                    Arg::U32(depth),
+                    Arg::buf(&sums),
+                ],
+            )?;
         }
-        self.device.launch(
-            &self.perft_leaf,
-            g * GROUP,
-            GROUP,
-            &[
-                Arg::buf(&self.plies[p].boards),
-                Arg::U32(to_u32(n, "positions")?),
-                Arg::U32(depth),
-                Arg::buf(&sums),
-            ],
-        )?;
         self.sum(&sums)
     }
 
-    /// The tail with the table, in sub-batches of [`TABLE_BATCH`] positions: look every position
-    /// up (hits summed, misses flagged in the ply's counts buffer, free at the last ply),
-    /// prefix-sum the flags, list the misses densely and count only those, so that no warp idles
-    /// behind one lane's miss. Later sub-batches hit what earlier ones stored.
-    fn leaves_with_table(&mut self, p: usize, n: usize, depth: u32) -> Result<u64, GpuError> {
-        // An eighth of a ply buffer when that is smaller (small buffers in tests, so that they
-        // run several sub-batches too).
-        let batch = TABLE_BATCH
-            .min(self.options.positions_per_ply / 8)
-            .max(GROUP);
-        let mut nodes = 0;
-        let mut first = 0;
-        while first < n {
-            let count = batch.min(n - first);
-            nodes += self.table_batch(p, first, count, depth)?;
-            first += count;
+    /// Under the table: the leaves `depth` plies below the `n` distinct positions of weighted
+    /// ply `p`, each counted times its weight. Two plies from the end the staged tail takes over;
+    /// above, the children are merged into ply `p + 1` (see kernels/perft_dedup.cl), in as many
+    /// key ranges as the table needs, and each range is counted on before the next is built.
+    fn merged_ply(&mut self, p: usize, n: usize, depth: u32) -> Result<u64, GpuError> {
+        if n == 0 {
+            return Ok(0);
+        }
+        if depth <= 2 {
+            let clock = Instant::now();
+            let ply = &self.weighted[p];
+            let nodes = self.tail(&ply.boards, Some(&ply.weights), n, depth)?;
+            if self.trace {
+                eprintln!(
+                    "trace: ply {p}: tail of {depth} below {n} positions: {nodes} nodes, {:.3} s",
+                    clock.elapsed().as_secs_f64()
+                );
+            }
+            return Ok(nodes);
+        }
+        let children = {
+            let ply = &self.weighted[p];
+            self.tail(&ply.boards, None, n, 1)?
+        };
+        if children == 0 {
+            return Ok(0);
+        }
+        // A table no larger than the ply needs (the fewer slots, the less to compact).
+        let wanted = usize::try_from(children.saturating_mul(2))
+            .unwrap_or(usize::MAX)
+            .checked_next_power_of_two()
+            .unwrap_or(usize::MAX);
+        let slots = self.slots.min(wanted).max(GROUP);
+        let cap = ((slots as f64 * TABLE_LOAD) as usize).clamp(1, children.min(1 << 40) as usize);
+        self.ensure_weighted(p + 1, cap)?;
+        // How many distinct children to expect: as many per child as the last time this ply was
+        // merged, or the ply above, with a margin; too few ranges only cost a redone range.
+        let expected = children as f64 * (self.ratio(p) * 1.25).min(1.0);
+        let parts = ((expected / cap as f64).ceil() as u64).clamp(1, 1 << 16);
+        const KEYS: u64 = 1 << 32;
+        let width = KEYS.div_ceil(parts);
+        let mut ranges: Vec<(u64, u64)> = (0..parts)
+            .rev()
+            .map(|j| (j * width, ((j + 1) * width).min(KEYS) - 1))
+            .collect();
+        let mut nodes = 0u64;
+        while let Some((lo, hi)) = ranges.pop() {
+            let clock = Instant::now();
+            let merged = self.merge_range(p, n, slots, cap, lo as u32, hi as u32)?;
+            if self.trace {
+                eprintln!(
+                    "trace: ply {}: {children} children of {n}, keys {lo:#x}..={hi:#x} of {parts} \
+                     ranges, {slots} slots: {merged:?} distinct, {:.3} s",
+                    p + 1,
+                    clock.elapsed().as_secs_f64()
+                );
+            }
+            match merged {
+                Some(distinct) => {
+                    let share = (hi - lo + 1) as f64 / KEYS as f64;
+                    self.set_ratio(p, distinct as f64 / (children as f64 * share).max(1.0));
+                    nodes += self.merged_ply(p + 1, distinct, depth - 1)?;
+                }
+                None if lo < hi => {
+                    let mid = lo + (hi - lo) / 2;
+                    ranges.push((mid + 1, hi));
+                    ranges.push((lo, mid));
+                }
+                None => {
+                    return Err(GpuError::BadLaunch(format!(
+                        "the perft table ({} slots) cannot hold one key's positions; give --hash more",
+                        self.slots
+                    )));
+                }
+            }
         }
         Ok(nodes)
     }
 
-    fn table_batch(
+    /// Distinct children per child when ply `p` was last merged (or the nearest ply above).
+    fn ratio(&self, p: usize) -> f64 {
+        self.distinct_ratio[..self.distinct_ratio.len().min(p + 1)]
+            .iter()
+            .rev()
+            .copied()
+            .find(|r| *r > 0.0)
+            .unwrap_or(0.5)
+    }
+
+    fn set_ratio(&mut self, p: usize, ratio: f64) {
+        if self.distinct_ratio.len() <= p {
+            self.distinct_ratio.resize(p + 1, 0.0);
+        }
+        self.distinct_ratio[p] = ratio;
+    }
+
+    /// Merges the children of weighted ply `p`'s `n` positions whose key is in `lo ..= hi` into
+    /// ply `p + 1`, in the first `slots` slots of the table, listing at most `cap`: the number of
+    /// distinct positions, or `None` if the table or a list ran full (the table is empty again
+    /// either way).
+    fn merge_range(
         &mut self,
         p: usize,
-        first: usize,
         n: usize,
-        depth: u32,
-    ) -> Result<u64, GpuError> {
-        let g = groups(n);
-        let hit_sums: Buffer<u64> = self.device.alloc(g)?;
-        let (first32, n32) = (to_u32(first, "first")?, to_u32(n, "positions")?);
-        self.device.launch(
-            &self.tt_lookup,
-            g * GROUP,
-            GROUP,
-            &[
-                Arg::buf(&self.plies[p].boards),
-                Arg::U32(first32),
-                Arg::U32(n32),
-                Arg::U32(depth),
-                Arg::buf(&self.tt),
-                Arg::U64(self.tt_mask),
-                Arg::buf(&self.plies[p].counts),
-                Arg::buf(&hit_sums),
-            ],
-        )?;
-        let hits = self.sum(&hit_sums)?;
-        let missed = self.scan(p, n)?;
-        if missed == 0 {
-            return Ok(hits);
+        slots: usize,
+        cap: usize,
+        lo: u32,
+        hi: u32,
+    ) -> Result<Option<usize>, GpuError> {
+        if self.table_dirty {
+            // An earlier run stopped half-way: list nothing, which empties every slot.
+            let slots = self.slots;
+            self.device.write(&mut self.counters, &[0; 4])?;
+            self.compact(p, slots, 0)?;
         }
-        if self.misses.is_none() {
-            self.misses = Some(self.device.alloc::<u32>(TABLE_BATCH)?);
-        }
-        let Some(list) = self.misses.as_ref() else {
-            return Ok(hits);
+        self.device.write(&mut self.counters, &[0; 4])?;
+        self.table_dirty = true;
+        let mask = slots as u64 - 1;
+        let bits = self.options.fingerprint_bits;
+        let fp_mask = if bits >= 64 {
+            u64::MAX
+        } else {
+            (1u64 << bits) - 1
         };
+        let n32 = to_u32(n, "positions")?;
+        for pass in 0..2u32 {
+            let ply = &self.weighted[p];
+            self.device.launch(
+                &self.dedup_pass,
+                groups(n) * GROUP,
+                GROUP,
+                &[
+                    Arg::buf(&ply.boards),
+                    Arg::buf(&ply.weights),
+                    Arg::U32(n32),
+                    Arg::U32(pass),
+                    Arg::buf(&self.table),
+                    Arg::U64(mask),
+                    Arg::U64(fp_mask),
+                    Arg::U32(lo),
+                    Arg::U32(hi),
+                    Arg::buf(&self.overflow),
+                    Arg::U64(OVERFLOW_ENTRIES as u64),
+                    Arg::buf(&self.counters),
+                ],
+            )?;
+        }
+        // The overflow list is nearly always empty: the kernel reads its length itself, so that
+        // the host need not wait for it.
         self.device.launch(
-            &self.gather_misses,
-            g * GROUP,
+            &self.dedup_overflow,
+            OVERFLOW_ENTRIES,
             GROUP,
             &[
-                Arg::buf(&self.plies[p].counts),
-                Arg::U32(n32),
-                Arg::U64(missed),
-                Arg::buf(list),
+                Arg::buf(&self.overflow),
+                Arg::U32(OVERFLOW_ENTRIES as u32),
+                Arg::buf(&self.table),
+                Arg::U64(mask),
+                Arg::U64(fp_mask),
+                Arg::buf(&self.counters),
             ],
         )?;
-        let m = missed as usize;
-        let miss_sums: Buffer<u64> = self.device.alloc(groups(m))?;
+        self.compact(p, slots, cap)?;
+        self.table_dirty = false;
+        let mut counters = [0u64; 4];
+        self.device.read(&self.counters, &mut counters)?;
+        if counters[0] != 0 {
+            return Ok(None);
+        }
+        Ok(Some(counters[2] as usize))
+    }
+
+    /// dedup_compact over the first `slots` slots into weighted ply `p + 1` (at most `cap`).
+    fn compact(&self, p: usize, slots: usize, cap: usize) -> Result<(), GpuError> {
+        let out = &self.weighted[p + 1];
         self.device.launch(
-            &self.perft_misses,
-            groups(m) * GROUP,
+            &self.dedup_compact,
+            groups(slots) * GROUP,
             GROUP,
             &[
-                Arg::buf(&self.plies[p].boards),
-                Arg::U32(first32),
-                Arg::buf(list),
-                Arg::U32(to_u32(m, "misses")?),
-                Arg::U32(depth),
-                Arg::buf(&self.tt),
-                Arg::U64(self.tt_mask),
-                Arg::buf(&miss_sums),
+                Arg::buf(&self.table),
+                Arg::U32(to_u32(slots, "slots")?),
+                Arg::buf(&out.boards),
+                Arg::buf(&out.weights),
+                Arg::U64(cap as u64),
+                Arg::buf(&self.counters),
             ],
-        )?;
-        Ok(hits + self.sum(&miss_sums)?)
+        )
     }
 
     /// Reads per-work-group partial sums back and adds them.

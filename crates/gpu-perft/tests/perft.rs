@@ -100,6 +100,7 @@ fn every_leaf_depth_and_tiny_ply_buffers_agree() {
                     leaf_depth,
                     positions_per_ply,
                     hash_bytes: 0,
+                    fingerprint_bits: 64,
                 };
                 let mut gpu = GpuPerft::new(d, options).expect("perft kernels build");
                 assert_eq!(
@@ -123,35 +124,62 @@ fn every_leaf_depth_and_tiny_ply_buffers_agree() {
 }
 
 #[test]
-fn hash_table_is_lossless() {
-    // A table of 64 entries (heavy sharing of slots) and one of 1 MiB; each run twice, so the
-    // second run is answered from entries the first one stored.
+fn merging_transpositions_keeps_counts_exact() {
+    // Under the table every ply is merged into distinct positions with path counts. Table sizes:
+    // 128 slots (plies split into many key ranges, and over a hundred of them run full and are
+    // split again), 8,192 and 2^17; with 64-bit fingerprints and with 6-bit ones, under which
+    // nearly every slot is shared by different positions and many positions take the overflow
+    // list's path. Each run twice, so the second starts from the table the first left.
     let kiwipete =
         Board::from_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
             .unwrap();
     let start = Board::startpos();
+    let pos3 = Board::from_fen("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1").unwrap();
     for device in devices() {
-        for hash_bytes in [64 * 64, 1 << 20] {
+        for (hash_bytes, fingerprint_bits) in
+            [(64 << 13, 64), (64 << 17, 64), (64 << 13, 6), (64 << 7, 64)]
+        {
             let d = Device::open(device.info()).expect("device reopens");
             let options = PerftOptions {
-                leaf_depth: 3,
-                positions_per_ply: 1 << 16,
                 hash_bytes,
+                fingerprint_bits,
+                ..PerftOptions::for_device(&d)
             };
             let mut gpu = GpuPerft::new(d, options).expect("perft kernels build");
             assert_eq!(gpu.hash_entries(), hash_bytes as u64 / 64);
+            let what = format!("hash {hash_bytes}, fingerprint bits {fingerprint_bits}");
             for _ in 0..2 {
+                assert_eq!(gpu.perft(&kiwipete, 4).unwrap(), 4_085_603, "{what}");
+                assert_eq!(gpu.perft(&start, 5).unwrap(), 4_865_609, "{what}");
+                assert_eq!(gpu.perft(&pos3, 6).unwrap(), 11_030_083, "{what}");
+            }
+            for depth in 0..=3 {
+                let cpu = kogge_chess::perft::perft(&kiwipete, depth);
                 assert_eq!(
-                    gpu.perft(&kiwipete, 5).unwrap(),
-                    193_690_690,
-                    "hash {hash_bytes}"
-                );
-                assert_eq!(
-                    gpu.perft(&start, 6).unwrap(),
-                    119_060_324,
-                    "hash {hash_bytes}"
+                    gpu.perft(&kiwipete, depth).unwrap(),
+                    cpu,
+                    "{what}, depth {depth}"
                 );
             }
         }
+    }
+}
+
+#[test]
+fn merged_suites_match() {
+    // The suites under the table too (a small one, so that the deeper plies are split), to
+    // smaller counts than without.
+    for device in devices() {
+        let name = device.info().name.clone();
+        let options = PerftOptions {
+            hash_bytes: 64 << 14,
+            ..PerftOptions::for_device(&device)
+        };
+        let mut gpu = GpuPerft::new(device, options).expect("perft kernels build");
+        let n = check_suite(&mut gpu, "perft-suite.epd", 1, 1_000_000)
+            + check_suite(&mut gpu, "perft-chess960.epd", 4, 500_000)
+            + check_suite(&mut gpu, "perft-random.epd", 16, 500_000);
+        eprintln!("{name}: {n} counts checked under the table");
+        assert!(n > 1000, "only {n} counts checked");
     }
 }

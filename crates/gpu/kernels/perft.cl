@@ -140,9 +140,11 @@ KERNEL void expand(const GLOBAL PerftBoard *boards, u32 first, u32 n, const GLOB
  * 128 per multiprocessor (6: 80 registers a thread, which the H100 measured faster than 96 and
  * 128; docs/PERFORMANCE.md). */
 KERNEL void LAUNCH_BOUNDS(SCAN_GROUP, TAIL_BLOCKS)
-    perft_staged2(const GLOBAL PerftBoard *boards, u32 n, const GLOBAL u64 *lookup_params,
-                  const GLOBAL u64 *lookup_attacks, GLOBAL u64 *group_sums) {
+    perft_staged2(const GLOBAL PerftBoard *boards, const GLOBAL u64 *weights, u32 weighted, u32 n,
+                  const GLOBAL u64 *lookup_params, const GLOBAL u64 *lookup_attacks,
+                  GLOBAL u64 *group_sums) {
     LOCAL Board parents[SCAN_GROUP];
+    LOCAL u64 parent_weights[SCAN_GROUP];
     LOCAL u64 scan[SCAN_GROUP];
     LOCAL u16 moves[STAGE_CAP];
     LOCAL u8 owner[STAGE_CAP];
@@ -154,7 +156,9 @@ KERNEL void LAUNCH_BOUNDS(SCAN_GROUP, TAIL_BLOCKS)
     u32 lid = LOCAL_ID();
     Move list[256];
     u32 count, off;
-    u32 total = stage_parents(boards, GLOBAL_ID(), n, list, parents, scan, &count, &off);
+    u32 i = GLOBAL_ID();
+    u32 total = stage_parents(boards, i, n, list, parents, scan, &count, &off);
+    parent_weights[lid] = weighted && i < n ? weights[i] : 1;
     u64 nodes = 0;
     for (u32 window = 0; window < total; window += STAGE_CAP) {
         stage_window(list, count, off, window, moves, owner);
@@ -163,7 +167,7 @@ KERNEL void LAUNCH_BOUNDS(SCAN_GROUP, TAIL_BLOCKS)
         for (u32 k = lid; k < m; k += SCAN_GROUP) {
             Board c = parents[owner[k]];
             make_move(&c, moves[k]);
-            nodes += count_moves_lookup(&c, &t);
+            nodes += parent_weights[owner[k]] * count_moves_lookup(&c, &t);
         }
         BARRIER();
     }
@@ -194,89 +198,11 @@ DEVICE_FN u64 perft3(const Board *b) {
     return nodes;
 }
 
-/* ---- The transposition table of the depth-first tail ----------------------------------------------
- * Lossless: an entry holds the whole packed position and the depth next to the count, and a hit
- * needs all of them to match, so a shared slot can never return another position's count.
- * Entry = 8 words: [0] lock (low 32 bits), [1..4] the position, [5] unused, [6] depth, [7] count;
- * depth 0 means empty. Readers and writers take the entry's lock with a try-lock made of atomic adds: a
- * thread that finds it taken does without the table (computes, or skips the store) rather than
- * wait, since spinning lanes of one warp can hang each other. */
-#define TT_WORDS 8u
-
+/* A 64-bit mixer (splitmix64's finaliser), for perft_dedup.cl's hashes. */
 DEVICE_FN u64 mix64(u64 z) {
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9UL;
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebUL;
     return z ^ (z >> 31);
-}
-
-DEVICE_FN u64 hash_packed(const GLOBAL PerftBoard *p, u32 depth) {
-    u64 h = mix64(p->quad[0] ^ depth);
-    h = mix64(h ^ p->quad[1]);
-    h = mix64(h ^ p->quad[2]);
-    return mix64(h ^ p->quad[3]);
-}
-
-DEVICE_FN int tt_try_lock(volatile GLOBAL u64 *e) {
-    volatile GLOBAL u32 *lock = (volatile GLOBAL u32 *)e;
-    if (ATOMIC_ADD_U32(lock, 1u) == 0u) {
-        MEMORY_FENCE();
-        return 1;
-    }
-    ATOMIC_ADD_U32(lock, 0xffffffffu);
-    return 0;
-}
-
-DEVICE_FN void tt_unlock(volatile GLOBAL u64 *e) {
-    MEMORY_FENCE();
-    ATOMIC_ADD_U32((volatile GLOBAL u32 *)e, 0xffffffffu);
-}
-
-/* The stored count of (position, depth), if the entry holds exactly that. */
-DEVICE_FN int tt_probe(volatile GLOBAL u64 *e, const GLOBAL PerftBoard *p, u32 depth, u64 *nodes) {
-    if (!tt_try_lock(e)) return 0;
-    int hit = e[6] == depth && e[1] == p->quad[0] && e[2] == p->quad[1] && e[3] == p->quad[2] &&
-              e[4] == p->quad[3];
-    if (hit) *nodes = e[7];
-    tt_unlock(e);
-    return hit;
-}
-
-DEVICE_FN void tt_store(volatile GLOBAL u64 *e, const GLOBAL PerftBoard *p, u32 depth, u64 nodes) {
-    if (!tt_try_lock(e)) return;
-    e[1] = p->quad[0];
-    e[2] = p->quad[1];
-    e[3] = p->quad[2];
-    e[4] = p->quad[3];
-    e[6] = depth;
-    e[7] = nodes;
-    tt_unlock(e);
-}
-
-/* With a table, the tail runs in three steps so that no warp waits on one lane's miss: tt_lookup
- * answers the hits (summed per work-group) and flags the misses; the host prefix-sums the flags;
- * gather_misses lists the misses densely; perft_misses counts only those and stores them. The
- * host does this for one sub-batch of the ply after another (positions first .. first + n - 1),
- * so that transpositions between sub-batches hit what the earlier ones stored. */
-KERNEL void tt_lookup(const GLOBAL PerftBoard *boards, u32 first, u32 n, u32 depth, GLOBAL u64 *tt,
-                      u64 tt_mask, GLOBAL u64 *missing, GLOBAL u64 *group_sums) {
-    LOCAL u64 sums[SCAN_GROUP];
-    u32 i = GLOBAL_ID();
-    u64 nodes = 0;
-    if (i < n) {
-        const GLOBAL PerftBoard *p = &boards[first + i];
-        volatile GLOBAL u64 *entry = tt + (hash_packed(p, depth) & tt_mask) * TT_WORDS;
-        missing[i] = tt_probe(entry, p, depth, &nodes) ? 0 : 1;
-    }
-    group_sum(sums, nodes, group_sums);
-}
-
-/* offsets = the exclusive prefix sum of the miss flags, total = their sum: miss i goes to
- * list[offsets[i]]. */
-KERNEL void gather_misses(const GLOBAL u64 *offsets, u32 n, u64 total, GLOBAL u32 *list) {
-    u32 i = GLOBAL_ID();
-    if (i >= n) return;
-    u64 next = i + 1 < n ? offsets[i + 1] : total;
-    if (next != offsets[i]) list[offsets[i]] = i;
 }
 
 DEVICE_FN u64 perft_tail(const GLOBAL PerftBoard *p, u32 depth) {
@@ -288,26 +214,18 @@ DEVICE_FN u64 perft_tail(const GLOBAL PerftBoard *p, u32 depth) {
     return perft3(&b);
 }
 
-/* The tail below the listed positions (boards[first + list[k]] for k < m), stored in the table. */
-KERNEL void perft_misses(const GLOBAL PerftBoard *boards, u32 first, const GLOBAL u32 *list, u32 m,
-                         u32 depth, GLOBAL u64 *tt, u64 tt_mask, GLOBAL u64 *group_sums) {
-    LOCAL u64 sums[SCAN_GROUP];
-    u32 k = GLOBAL_ID();
-    u64 nodes = 0;
-    if (k < m) {
-        const GLOBAL PerftBoard *p = &boards[first + list[k]];
-        nodes = perft_tail(p, depth);
-        tt_store(tt + (hash_packed(p, depth) & tt_mask) * TT_WORDS, p, depth, nodes);
-    }
-    group_sum(sums, nodes, group_sums);
-}
-
-/* The last `depth` plies (1 to 3) below each of positions 0 .. n - 1, depth-first, without a table; one partial sum per work-group (reduced in local memory), so the host adds a
- * few numbers instead of one per position. */
-KERNEL void perft_leaf(const GLOBAL PerftBoard *boards, u32 n, u32 depth, GLOBAL u64 *group_sums) {
+/* The last `depth` plies (1 to 3) below each of positions 0 .. n - 1, depth-first, times the
+ * position's weight when `weighted` (perft_dedup.cl's lists; 1 otherwise); one partial sum per
+ * work-group (reduced in local memory), so the host adds a few numbers instead of one per
+ * position. */
+KERNEL void perft_leaf(const GLOBAL PerftBoard *boards, const GLOBAL u64 *weights, u32 weighted,
+                       u32 n, u32 depth, GLOBAL u64 *group_sums) {
     LOCAL u64 sums[SCAN_GROUP];
     u32 i = GLOBAL_ID();
     u64 nodes = 0;
-    if (i < n) nodes = perft_tail(&boards[i], depth);
+    if (i < n) {
+        nodes = perft_tail(&boards[i], depth);
+        if (weighted) nodes *= weights[i];
+    }
     group_sum(sums, nodes, group_sums);
 }

@@ -74,3 +74,6 @@ DEVICE_FN u32 kogge_ctz32(u32 x) { return (u32)__clz((int)__brev(x)); }
 // p may point to global or shared memory.
 #define ATOMIC_ADD_U64(p, v) ((u64)atomicAdd((unsigned long long*)(p), (unsigned long long)(v)))
 #define ATOMIC_ADD_U32(p, v) ((u32)atomicAdd((unsigned int*)(p), (unsigned int)(v)))
+// Compare-and-swap: *p = v if *p == cmp; returns the previous value.
+#define ATOMIC_CAS_U64(p, cmp, v) \
+    ((u64)atomicCAS((unsigned long long*)(p), (unsigned long long)(cmp), (unsigned long long)(v)))

@@ -65,3 +65,5 @@ DEVICE_FN u32 kogge_ctz32(u32 x) { return (u32)(31 - clz(x & (0u - x))); }
 // ---- Atomics: add v to *p, return the previous value (u64 / u32) -------------------------------
 #define ATOMIC_ADD_U64(p, v) ((u64)atom_add((p), (u64)(v)))
 #define ATOMIC_ADD_U32(p, v) ((u32)atomic_add((p), (u32)(v)))
+// Compare-and-swap: *p = v if *p == cmp; returns the previous value.
+#define ATOMIC_CAS_U64(p, cmp, v) ((u64)atom_cmpxchg((p), (u64)(cmp), (u64)(v)))

@@ -1,0 +1,189 @@
+/* perft_dedup.cl: perft with the table (`--hash`) merges transpositions ply by ply. Perft is
+ * linear: the leaves below a ply are the sum, over the distinct positions P of that ply, of
+ * (paths from the root to P) x perft(P, remaining depth). So each ply is kept as a list of
+ * distinct positions with a weight (their number of paths), and the next ply is built by
+ * inserting every child, with its parent's weight, into a table that adds up the weights of equal
+ * positions. The tail (perft.cl's perft_staged2 and perft_leaf) multiplies by the weights.
+ * Needs perft.cl (staging, group_scan) before it.
+ *
+ * The table is open addressing with linear probing. Slot = 8 words: [0] fingerprint (0: empty),
+ * [1] the id of the child that claimed the slot, [2] the summed weight, [3..6] the position,
+ * [7] unused. No thread ever waits on another, and every comparison of positions reads slots
+ * completed by an earlier kernel:
+ *   pass 0 (claim): each child walks from its fingerprint's slot; at an empty slot it claims it
+ *     (compare-and-swap of the fingerprint) and writes itself; at a slot with its fingerprint it
+ *     stops (most likely an equal position, compared in pass 1);
+ *   pass 1 (match): each child walks again and adds its weight to the first slot holding an equal
+ *     position, unless it claimed that slot itself (its weight is in already). A child that finds
+ *     none (its fingerprint collided with another position's, which stopped it in pass 0) goes to
+ *     the overflow list;
+ *   dedup_overflow: the overflow list claims fresh slots without comparing, so a position may
+ *     then hold two slots. That only costs time: the weights still add up exactly.
+ * Every child's weight thus lands exactly once in a slot holding its own position, and the count
+ * stays exact whatever the fingerprints do (tests truncate them to force collisions).
+ *
+ * A ply too large for the table is split by a second hash of the position into ranges
+ * [lo, hi] of 32-bit keys, each deduplicated and counted on its own (transpositions across ranges
+ * are impossible: equal positions have equal keys). counters: [0] set when the table or a list
+ * overflowed (the host splits the range and redoes it), [1] overflow-list entries, [2] positions
+ * compacted. */
+
+#define SLOT_WORDS 8u
+/* Longest walk before a table counts as full. */
+#define MAX_PROBES 4096u
+#define COUNTER_FULL 0
+#define COUNTER_OVERFLOW 1
+#define COUNTER_COMPACTED 2
+
+DEVICE_FN u64 position_hash(PerftBoard p) {
+    u64 h = mix64(p.quad[0]);
+    h = mix64(h ^ p.quad[1]);
+    h = mix64(h ^ p.quad[2]);
+    return mix64(h ^ p.quad[3]);
+}
+
+DEVICE_FN int slot_holds(volatile GLOBAL u64 *s, PerftBoard p) {
+    return s[3] == p.quad[0] && s[4] == p.quad[1] && s[5] == p.quad[2] && s[6] == p.quad[3];
+}
+
+DEVICE_FN void slot_fill(volatile GLOBAL u64 *s, PerftBoard p, u64 weight, u64 id) {
+    s[1] = id;
+    s[3] = p.quad[0];
+    s[4] = p.quad[1];
+    s[5] = p.quad[2];
+    s[6] = p.quad[3];
+    /* Atomic: pass 1 may add to a slot claimed in pass 0 only, but the overflow kernel's claims
+     * share no slot with anyone, so plain would do too; one atomic keeps it obviously right. */
+    ATOMIC_ADD_U64((GLOBAL u64 *)&s[2], weight);
+}
+
+/* Pass 0 (see above). `compare` = 0 is the overflow list's claim-only walk. */
+DEVICE_FN void dedup_claim(GLOBAL u64 *table, u64 mask, u64 fp, PerftBoard p, u64 weight, u64 id,
+                           int compare, GLOBAL u64 *counters) {
+    u64 slot = fp & mask;
+    for (u32 probe = 0; probe < MAX_PROBES; probe++) {
+        GLOBAL u64 *s = table + slot * SLOT_WORDS;
+        u64 old = ATOMIC_CAS_U64(s, U64_C(0), fp);
+        if (old == 0) {
+            slot_fill(s, p, weight, id);
+            return;
+        }
+        if (compare && old == fp) return;
+        slot = (slot + 1) & mask;
+    }
+    counters[COUNTER_FULL] = 1;
+}
+
+/* Pass 1 (see above). */
+DEVICE_FN void dedup_match(GLOBAL u64 *table, u64 mask, u64 fp, PerftBoard p, u64 weight, u64 id,
+                           GLOBAL u64 *overflow, u64 overflow_cap, GLOBAL u64 *counters) {
+    u64 slot = fp & mask;
+    for (u32 probe = 0; probe < MAX_PROBES; probe++) {
+        volatile GLOBAL u64 *s = table + slot * SLOT_WORDS;
+        u64 f = s[0];
+        if (f == 0) break;
+        if (f == fp && slot_holds(s, p)) {
+            if (s[1] != id) ATOMIC_ADD_U64((GLOBAL u64 *)&s[2], weight);
+            return;
+        }
+        slot = (slot + 1) & mask;
+    }
+    u64 k = ATOMIC_ADD_U64(&counters[COUNTER_OVERFLOW], U64_C(1));
+    if (k >= overflow_cap) {
+        counters[COUNTER_FULL] = 1;
+        return;
+    }
+    GLOBAL u64 *o = overflow + k * 5;
+    o[0] = p.quad[0];
+    o[1] = p.quad[1];
+    o[2] = p.quad[2];
+    o[3] = p.quad[3];
+    o[4] = weight;
+}
+
+/* One pass (0: claim, 1: match) over the children of positions 0 .. n - 1 (weights[i] paths
+ * each) whose key falls in [lo, hi]. The children are staged as in perft.cl's expand, so every
+ * lane makes the same number of them; a child's id is its work-group and place in the group's
+ * staging order, the same in both passes. fp_mask keeps the fingerprint's low bits (all but in
+ * tests). */
+KERNEL void dedup_pass(const GLOBAL PerftBoard *boards, const GLOBAL u64 *weights, u32 n, u32 pass,
+                       GLOBAL u64 *table, u64 mask, u64 fp_mask, u32 lo, u32 hi,
+                       GLOBAL u64 *overflow, u64 overflow_cap, GLOBAL u64 *counters) {
+    LOCAL Board parents[SCAN_GROUP];
+    LOCAL u64 parent_weights[SCAN_GROUP];
+    LOCAL u64 scan[SCAN_GROUP];
+    LOCAL u16 moves[STAGE_CAP];
+    LOCAL u8 owner[STAGE_CAP];
+    u32 lid = LOCAL_ID();
+    u32 i = GLOBAL_ID();
+    Move list[256];
+    u32 count, off;
+    u32 total = stage_parents(boards, i, n, list, parents, scan, &count, &off);
+    parent_weights[lid] = i < n ? weights[i] : 0;
+    u64 group_bits = (u64)GROUP_ID() << 32;
+    for (u32 window = 0; window < total; window += STAGE_CAP) {
+        stage_window(list, count, off, window, moves, owner);
+        BARRIER();
+        u32 m = total - window < STAGE_CAP ? total - window : STAGE_CAP;
+        for (u32 k = lid; k < m; k += SCAN_GROUP) {
+            Board c = parents[owner[k]];
+            make_move(&c, moves[k]);
+            PerftBoard p = pack_perft(&c);
+            u64 h = position_hash(p);
+            u32 key = (u32)(h >> 32);
+            if (key < lo || key > hi) continue;
+            u64 fp = (h & fp_mask) | 1;
+            u64 id = group_bits | (window + k);
+            u64 w = parent_weights[owner[k]];
+            if (pass == 0) dedup_claim(table, mask, fp, p, w, id, 1, counters);
+            else dedup_match(table, mask, fp, p, w, id, overflow, overflow_cap, counters);
+        }
+        BARRIER();
+    }
+}
+
+/* The overflow list's entries each claim a fresh slot (no comparison). Launched on `cap`
+ * threads (the list's capacity), so that the host need not read the list's length first. */
+KERNEL void dedup_overflow(const GLOBAL u64 *overflow, u32 cap, GLOBAL u64 *table, u64 mask,
+                           u64 fp_mask, GLOBAL u64 *counters) {
+    u32 k = GLOBAL_ID();
+    if (k >= cap || k >= counters[COUNTER_OVERFLOW]) return;
+    const GLOBAL u64 *o = overflow + (u64)k * 5;
+    PerftBoard p;
+    p.quad[0] = o[0];
+    p.quad[1] = o[1];
+    p.quad[2] = o[2];
+    p.quad[3] = o[3];
+    u64 fp = (position_hash(p) & fp_mask) | 1;
+    dedup_claim(table, mask, fp, p, o[4], 0, 0, counters);
+}
+
+/* Lists the occupied slots among slots 0 .. n - 1 as positions and weights (at most cap of them;
+ * more sets the full flag), one atomic per work-group, and empties them for the next use. */
+KERNEL void dedup_compact(GLOBAL u64 *table, u32 n, GLOBAL PerftBoard *out, GLOBAL u64 *out_weights,
+                          u64 cap, GLOBAL u64 *counters) {
+    LOCAL u64 scan[SCAN_GROUP];
+    LOCAL u64 base;
+    u32 i = GLOBAL_ID();
+    GLOBAL u64 *s = table + (u64)i * SLOT_WORDS;
+    u32 used = i < n && s[0] != 0;
+    u64 total;
+    u64 off = group_scan(scan, used, &total);
+    if (LOCAL_ID() == 0) base = ATOMIC_ADD_U64(&counters[COUNTER_COMPACTED], total);
+    BARRIER();
+    if (!used) return;
+    u64 k = base + off;
+    if (k < cap) {
+        PerftBoard p;
+        p.quad[0] = s[3];
+        p.quad[1] = s[4];
+        p.quad[2] = s[5];
+        p.quad[3] = s[6];
+        out[k] = p;
+        out_weights[k] = s[2];
+    } else {
+        counters[COUNTER_FULL] = 1;
+    }
+    s[0] = 0;
+    s[2] = 0;
+}
