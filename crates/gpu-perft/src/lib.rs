@@ -80,6 +80,16 @@ struct Ply {
     counts: Buffer<u64>,
 }
 
+/// Where a tail's positions come from (perft.cl's SOURCE_*).
+enum Source<'a> {
+    /// A list of positions, one path each.
+    List(&'a Buffer<u64>),
+    /// A list of positions and their path counts.
+    Weighted(&'a Buffer<u64>, &'a Buffer<u64>),
+    /// The table of perft_dedup.cl, which the tail empties as it reads (depth 2 only).
+    Table,
+}
+
 /// A distinct-position list of one ply under the table: positions and their path counts.
 struct WeightedPly {
     boards: Buffer<u64>,
@@ -126,16 +136,20 @@ pub struct GpuPerft {
     trace: bool,
 }
 
-/// 64-bit words per table slot (perft_dedup.cl's SLOT_WORDS).
-const SLOT_WORDS: usize = 8;
+/// 64-bit words per table slot (perft.cl's SLOT_WORDS).
+const SLOT_WORDS: usize = 6;
 
 /// Entries of the overflow list (positions whose fingerprint collided with another's; at 64
 /// bits a handful per billion positions).
 const OVERFLOW_ENTRIES: usize = 1 << 16;
 
-/// The share of a table's slots one range may fill: beyond it, linear probing slows down, so the
-/// range is split instead.
+/// The share of a table's slots a key range is planned to fill (linear probing slows down as the
+/// table fills).
 const TABLE_LOAD: f64 = 0.6;
+
+/// The share of a range's slots its list of distinct positions can hold: a range with more is
+/// split and redone.
+const LIST_LOAD: f64 = 0.75;
 
 /// `board` in the 32-byte form of kernels/perft_board.h: the quad-bitboard of the packed form,
 /// with the state hidden in codes it leaves unused (a castling rook gets type code 7; the colour
@@ -244,12 +258,9 @@ impl GpuPerft {
             )));
         }
         let module = device.build(SOURCE, &kernel_defines())?;
-        let slots = options.hash_bytes / (SLOT_WORDS * 8);
-        let slots = if slots >= GROUP {
-            1usize << slots.ilog2()
-        } else {
-            0
-        };
+        // Any number of slots (the walks scale a 32-bit hash to it), so below 2^32.
+        let slots = (options.hash_bytes / (SLOT_WORDS * 8)).min(u32::MAX as usize);
+        let slots = if slots >= GROUP { slots } else { 0 };
         let table = device.alloc::<u64>(slots.max(1) * SLOT_WORDS)?;
         let overflow_len = if slots > 0 { OVERFLOW_ENTRIES * 5 } else { 1 };
         let (params, attacks) = lookup_tables();
@@ -455,24 +466,21 @@ impl GpuPerft {
     /// The fused tail over positions `0 .. n` of ply `p`.
     fn leaves(&mut self, p: usize, n: usize, depth: u32) -> Result<u64, GpuError> {
         let ply = &self.plies[p];
-        self.tail(&ply.boards, None, n, depth)
+        self.tail(Source::List(&ply.boards), n, depth)
     }
 
-    /// `depth` (1 to 3) plies below `n` positions of `boards`, each times its weight if
-    /// `weights` are given; 2 runs the staged kernel, 1 and 3 depth-first per thread.
-    fn tail(
-        &self,
-        boards: &Buffer<u64>,
-        weights: Option<&Buffer<u64>>,
-        n: usize,
-        depth: u32,
-    ) -> Result<u64, GpuError> {
+    /// `depth` (1 to 3) plies below the first `n` positions of `source`, each times its paths;
+    /// 2 runs the staged kernel, 1 and 3 depth-first per thread (not from the table).
+    fn tail(&self, source: Source, n: usize, depth: u32) -> Result<u64, GpuError> {
         let g = groups(n);
         let sums: Buffer<u64> = self.device.alloc(g)?;
-        let (weights, weighted) = match weights {
-            Some(w) => (w, 1),
-            None => (&self.no_weights, 0),
+        let (boards, weights, kind) = match source {
+            Source::List(b) => (b, &self.no_weights, 0),
+            Source::Weighted(b, w) => (b, w, 1),
+            Source::Table => (&self.table, &self.no_weights, 2),
         };
+        debug_assert!(depth == 2 || kind != 2);
+        let weighted = kind;
         let n32 = to_u32(n, "positions")?;
         if depth == 2 {
             self.device.launch(
@@ -516,36 +524,32 @@ impl GpuPerft {
             return Ok(0);
         }
         if depth <= 2 {
-            let clock = Instant::now();
             let ply = &self.weighted[p];
-            let nodes = self.tail(&ply.boards, Some(&ply.weights), n, depth)?;
-            if self.trace {
-                eprintln!(
-                    "trace: ply {p}: tail of {depth} below {n} positions: {nodes} nodes, {:.3} s",
-                    clock.elapsed().as_secs_f64()
-                );
-            }
-            return Ok(nodes);
+            return self.tail(Source::Weighted(&ply.boards, &ply.weights), n, depth);
         }
         let children = {
             let ply = &self.weighted[p];
-            self.tail(&ply.boards, None, n, 1)?
+            self.tail(Source::List(&ply.boards), n, 1)?
         };
         if children == 0 {
             return Ok(0);
         }
-        // A table no larger than the ply needs (the fewer slots, the less to compact).
-        let wanted = usize::try_from(children.saturating_mul(2))
-            .unwrap_or(usize::MAX)
-            .checked_next_power_of_two()
-            .unwrap_or(usize::MAX);
-        let slots = self.slots.min(wanted).max(GROUP);
-        let cap = ((slots as f64 * TABLE_LOAD) as usize).clamp(1, children.min(1 << 40) as usize);
-        self.ensure_weighted(p + 1, cap)?;
         // How many distinct children to expect: as many per child as the last time this ply was
-        // merged, or the ply above, with a margin; too few ranges only cost a redone range.
+        // merged, or the ply above, with a margin; too few only cost a range that runs full and
+        // is split and redone.
         let expected = children as f64 * (self.ratio(p) * 1.25).min(1.0);
-        let parts = ((expected / cap as f64).ceil() as u64).clamp(1, 1 << 16);
+        // As many key ranges as it takes to keep the table's load near TABLE_LOAD, and a table no
+        // larger than a range needs (the fewer slots, the less to list or count over). A list
+        // takes up to LIST_LOAD of the slots; more makes the range run full.
+        let parts = ((expected / (self.slots as f64 * TABLE_LOAD)).ceil() as u64).clamp(1, 1 << 16);
+        let wanted = (expected / parts as f64 / TABLE_LOAD) as usize + GROUP;
+        let slots = self.slots.min(wanted).max(GROUP);
+        let cap = ((slots as f64 * LIST_LOAD) as usize).clamp(1, children.min(1 << 40) as usize);
+        // Three plies from the end the merged ply is not listed: the staged tail reads the table.
+        let listed = depth > 3;
+        if listed {
+            self.ensure_weighted(p + 1, cap)?;
+        }
         const KEYS: u64 = 1 << 32;
         let width = KEYS.div_ceil(parts);
         let mut ranges: Vec<(u64, u64)> = (0..parts)
@@ -555,7 +559,8 @@ impl GpuPerft {
         let mut nodes = 0u64;
         while let Some((lo, hi)) = ranges.pop() {
             let clock = Instant::now();
-            let merged = self.merge_range(p, n, slots, cap, lo as u32, hi as u32)?;
+            let merged =
+                self.merge_range(p, n, slots, listed.then_some(cap), lo as u32, hi as u32)?;
             if self.trace {
                 eprintln!(
                     "trace: ply {}: {children} children of {n}, keys {lo:#x}..={hi:#x} of {parts} \
@@ -568,7 +573,22 @@ impl GpuPerft {
                 Some(distinct) => {
                     let share = (hi - lo + 1) as f64 / KEYS as f64;
                     self.set_ratio(p, distinct as f64 / (children as f64 * share).max(1.0));
-                    nodes += self.merged_ply(p + 1, distinct, depth - 1)?;
+                    nodes += if listed {
+                        self.merged_ply(p + 1, distinct, depth - 1)?
+                    } else {
+                        let clock = Instant::now();
+                        let nodes = self.tail(Source::Table, slots, 2)?;
+                        self.table_dirty = false;
+                        if self.trace {
+                            eprintln!(
+                                "trace: ply {}: tail of 2 below {distinct} positions: {nodes} \
+                                 nodes, {:.3} s",
+                                p + 1,
+                                clock.elapsed().as_secs_f64()
+                            );
+                        }
+                        nodes
+                    };
                 }
                 None if lo < hi => {
                     let mid = lo + (hi - lo) / 2;
@@ -603,16 +623,17 @@ impl GpuPerft {
         self.distinct_ratio[p] = ratio;
     }
 
-    /// Merges the children of weighted ply `p`'s `n` positions whose key is in `lo ..= hi` into
-    /// ply `p + 1`, in the first `slots` slots of the table, listing at most `cap`: the number of
-    /// distinct positions, or `None` if the table or a list ran full (the table is empty again
-    /// either way).
+    /// Merges the children of weighted ply `p`'s `n` positions whose key is in `lo ..= hi` in
+    /// the first `slots` slots of the table and, with `list = Some(cap)`, lists at most `cap` of
+    /// them as ply `p + 1`, which empties the table; without, the table keeps them for the tail
+    /// (`Source::Table`). Returns the number of distinct positions, or `None` if the table or
+    /// the list ran full (the table is empty again then).
     fn merge_range(
         &mut self,
         p: usize,
         n: usize,
         slots: usize,
-        cap: usize,
+        list: Option<usize>,
         lo: u32,
         hi: u32,
     ) -> Result<Option<usize>, GpuError> {
@@ -620,11 +641,10 @@ impl GpuPerft {
             // An earlier run stopped half-way: list nothing, which empties every slot.
             let slots = self.slots;
             self.device.write(&mut self.counters, &[0; 4])?;
-            self.compact(p, slots, 0)?;
+            self.compact(None, slots)?;
         }
         self.device.write(&mut self.counters, &[0; 4])?;
         self.table_dirty = true;
-        let mask = slots as u64 - 1;
         let bits = self.options.fingerprint_bits;
         let fp_mask = if bits >= 64 {
             u64::MAX
@@ -644,7 +664,7 @@ impl GpuPerft {
                     Arg::U32(n32),
                     Arg::U32(pass),
                     Arg::buf(&self.table),
-                    Arg::U64(mask),
+                    Arg::U64(slots as u64),
                     Arg::U64(fp_mask),
                     Arg::U32(lo),
                     Arg::U32(hi),
@@ -664,24 +684,37 @@ impl GpuPerft {
                 Arg::buf(&self.overflow),
                 Arg::U32(OVERFLOW_ENTRIES as u32),
                 Arg::buf(&self.table),
-                Arg::U64(mask),
+                Arg::U64(slots as u64),
                 Arg::U64(fp_mask),
                 Arg::buf(&self.counters),
             ],
         )?;
-        self.compact(p, slots, cap)?;
-        self.table_dirty = false;
         let mut counters = [0u64; 4];
-        self.device.read(&self.counters, &mut counters)?;
+        if let Some(cap) = list {
+            self.compact(Some((p + 1, cap)), slots)?;
+            self.table_dirty = false;
+            self.device.read(&self.counters, &mut counters)?;
+        } else {
+            self.device.read(&self.counters, &mut counters)?;
+            if counters[0] != 0 {
+                // Ran full: empty the table for the range's halves.
+                self.compact(None, slots)?;
+                self.table_dirty = false;
+            }
+        }
         if counters[0] != 0 {
             return Ok(None);
         }
-        Ok(Some(counters[2] as usize))
+        Ok(Some(counters[3] as usize))
     }
 
-    /// dedup_compact over the first `slots` slots into weighted ply `p + 1` (at most `cap`).
-    fn compact(&self, p: usize, slots: usize, cap: usize) -> Result<(), GpuError> {
-        let out = &self.weighted[p + 1];
+    /// dedup_compact over the first `slots` slots: into weighted ply `q` (at most `cap`) for
+    /// `Some((q, cap))`; `None` only empties them.
+    fn compact(&self, out: Option<(usize, usize)>, slots: usize) -> Result<(), GpuError> {
+        let (boards, weights, cap) = match out {
+            Some((q, cap)) => (&self.weighted[q].boards, &self.weighted[q].weights, cap),
+            None => (&self.no_weights, &self.no_weights, 0),
+        };
         self.device.launch(
             &self.dedup_compact,
             groups(slots) * GROUP,
@@ -689,8 +722,8 @@ impl GpuPerft {
             &[
                 Arg::buf(&self.table),
                 Arg::U32(to_u32(slots, "slots")?),
-                Arg::buf(&out.boards),
-                Arg::buf(&out.weights),
+                Arg::buf(boards),
+                Arg::buf(weights),
                 Arg::U64(cap as u64),
                 Arg::buf(&self.counters),
             ],

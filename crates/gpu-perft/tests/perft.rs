@@ -127,18 +127,22 @@ fn every_leaf_depth_and_tiny_ply_buffers_agree() {
 fn merging_transpositions_keeps_counts_exact() {
     // Under the table every ply is merged into distinct positions with path counts. Table sizes:
     // 128 slots (plies split into many key ranges, and over a hundred of them run full and are
-    // split again), 8,192 and 2^17; with 64-bit fingerprints and with 6-bit ones, under which
-    // nearly every slot is shared by different positions and many positions take the overflow
-    // list's path. Each run twice, so the second starts from the table the first left.
+    // split again), 8,192 and 2^17; with 64-bit fingerprints and with 6-bit ones (8,192 and
+    // 1,000 slots, not a power of two), under which most positions share their fingerprint with
+    // others in their walk and many take the overflow list's path. Each run twice, so the second starts from the table the first left.
     let kiwipete =
         Board::from_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
             .unwrap();
     let start = Board::startpos();
     let pos3 = Board::from_fen("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1").unwrap();
     for device in devices() {
-        for (hash_bytes, fingerprint_bits) in
-            [(64 << 13, 64), (64 << 17, 64), (64 << 13, 6), (64 << 7, 64)]
-        {
+        for (hash_bytes, fingerprint_bits) in [
+            (48 << 7, 64),
+            (48 << 13, 64),
+            (48 << 17, 64),
+            (48 << 13, 6),
+            (48 * 1000, 6),
+        ] {
             let d = Device::open(device.info()).expect("device reopens");
             let options = PerftOptions {
                 hash_bytes,
@@ -146,7 +150,7 @@ fn merging_transpositions_keeps_counts_exact() {
                 ..PerftOptions::for_device(&d)
             };
             let mut gpu = GpuPerft::new(d, options).expect("perft kernels build");
-            assert_eq!(gpu.hash_entries(), hash_bytes as u64 / 64);
+            assert_eq!(gpu.hash_entries(), hash_bytes as u64 / 48);
             let what = format!("hash {hash_bytes}, fingerprint bits {fingerprint_bits}");
             for _ in 0..2 {
                 assert_eq!(gpu.perft(&kiwipete, 4).unwrap(), 4_085_603, "{what}");
@@ -172,7 +176,7 @@ fn merged_suites_match() {
     for device in devices() {
         let name = device.info().name.clone();
         let options = PerftOptions {
-            hash_bytes: 64 << 14,
+            hash_bytes: 48 << 14,
             ..PerftOptions::for_device(&device)
         };
         let mut gpu = GpuPerft::new(device, options).expect("perft kernels build");

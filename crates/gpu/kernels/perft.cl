@@ -78,18 +78,24 @@ DEVICE_FN void group_sum(LOCAL_PTR u64 *sums, u64 value, GLOBAL u64 *group_sums)
 /* Each thread takes parent i (if i < n), lists its moves in `list` (*count of them) and keeps
  * the position in parents[]; returns the group's total of moves and sets *off to where this
  * thread's moves start among them. */
-DEVICE_FN u32 stage_parents(const GLOBAL PerftBoard *boards, u32 i, u32 n, Move *list,
-                            LOCAL_PTR Board *parents, LOCAL_PTR u64 *scan, u32 *count, u32 *off) {
+DEVICE_FN u32 stage_board(int present, const Board *b, Move *list, LOCAL_PTR Board *parents,
+                          LOCAL_PTR u64 *scan, u32 *count, u32 *off) {
     *count = 0;
-    if (i < n) {
-        Board b;
-        unpack_perft(boards[i], &b);
-        *count = gen_moves(&b, list);
-        parents[LOCAL_ID()] = b;
+    if (present) {
+        *count = gen_moves(b, list);
+        parents[LOCAL_ID()] = *b;
     }
     u64 total;
     *off = (u32)group_scan(scan, *count, &total);
     return (u32)total;
+}
+
+/* stage_board for position i of `boards`, if i < n. */
+DEVICE_FN u32 stage_parents(const GLOBAL PerftBoard *boards, u32 i, u32 n, Move *list,
+                            LOCAL_PTR Board *parents, LOCAL_PTR u64 *scan, u32 *count, u32 *off) {
+    Board b;
+    if (i < n) unpack_perft(boards[i], &b);
+    return stage_board(i < n, &b, list, parents, scan, count, off);
 }
 
 /* Copies the part of this thread's `count` moves (group offset `off`) that falls into the window
@@ -134,13 +140,43 @@ KERNEL void expand(const GLOBAL PerftBoard *boards, u32 first, u32 n, const GLOB
     }
 }
 
-/* The last two plies below positions 0 .. n - 1: the children are staged as above and each
- * thread bulk-counts the moves of its children, with table lookups (lookup.h). One partial sum
- * per work-group (in `scan`, free again after staging). Compiled for TAIL_BLOCKS work-groups of
+/* Words of a slot of perft_dedup.cl's table: [0] fingerprint (0: empty), [1] path count,
+ * [2..5] the position. */
+#define SLOT_WORDS 6u
+
+/* Where a tail's positions come from. */
+#define SOURCE_LIST 0u     /* a list of PerftBoards, one path each */
+#define SOURCE_WEIGHTED 1u /* a list of PerftBoards, weights[i] paths each */
+#define SOURCE_TABLE 2u    /* perft_dedup.cl's table, whose slots the tail empties as it reads */
+
+/* Position i (< n) of a tail's source into *b and its paths into *w; 0 if there is none. */
+DEVICE_FN int tail_entry(GLOBAL u64 *entries, const GLOBAL u64 *weights, u32 source, u32 i, u32 n,
+                         Board *b, u64 *w) {
+    if (i >= n) return 0;
+    PerftBoard p;
+    if (source == SOURCE_TABLE) {
+        GLOBAL u64 *s = entries + (u64)i * SLOT_WORDS;
+        if (s[0] == 0) return 0;
+        for (u32 k = 0; k < 4; k++) p.quad[k] = s[2 + k];
+        *w = s[1];
+        s[0] = 0;
+        s[1] = 0;
+    } else {
+        for (u32 k = 0; k < 4; k++) p.quad[k] = entries[(u64)i * 4 + k];
+        *w = source == SOURCE_WEIGHTED ? weights[i] : 1;
+    }
+    unpack_perft(p, b);
+    return 1;
+}
+
+/* The last two plies below positions 0 .. n - 1 of a source (above): the children are staged as
+ * above and each thread bulk-counts the moves of its children, with table lookups (lookup.h),
+ * times its parent's paths. One partial sum per work-group (in `scan`, free again after
+ * staging). Compiled for TAIL_BLOCKS work-groups of
  * 128 per multiprocessor (6: 80 registers a thread, which the H100 measured faster than 96 and
  * 128; docs/PERFORMANCE.md). */
 KERNEL void LAUNCH_BOUNDS(SCAN_GROUP, TAIL_BLOCKS)
-    perft_staged2(const GLOBAL PerftBoard *boards, const GLOBAL u64 *weights, u32 weighted, u32 n,
+    perft_staged2(GLOBAL u64 *entries, const GLOBAL u64 *weights, u32 source, u32 n,
                   const GLOBAL u64 *lookup_params, const GLOBAL u64 *lookup_attacks,
                   GLOBAL u64 *group_sums) {
     LOCAL Board parents[SCAN_GROUP];
@@ -156,9 +192,11 @@ KERNEL void LAUNCH_BOUNDS(SCAN_GROUP, TAIL_BLOCKS)
     u32 lid = LOCAL_ID();
     Move list[256];
     u32 count, off;
-    u32 i = GLOBAL_ID();
-    u32 total = stage_parents(boards, i, n, list, parents, scan, &count, &off);
-    parent_weights[lid] = weighted && i < n ? weights[i] : 1;
+    Board b;
+    u64 w = 0;
+    int present = tail_entry(entries, weights, source, GLOBAL_ID(), n, &b, &w);
+    u32 total = stage_board(present, &b, list, parents, scan, &count, &off);
+    parent_weights[lid] = w;
     u64 nodes = 0;
     for (u32 window = 0; window < total; window += STAGE_CAP) {
         stage_window(list, count, off, window, moves, owner);

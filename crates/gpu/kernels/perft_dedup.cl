@@ -6,17 +6,17 @@
  * positions. The tail (perft.cl's perft_staged2 and perft_leaf) multiplies by the weights.
  * Needs perft.cl (staging, group_scan) before it.
  *
- * The table is open addressing with linear probing. Slot = 8 words: [0] fingerprint (0: empty),
- * [1] the id of the child that claimed the slot, [2] the summed weight, [3..6] the position,
- * [7] unused. No thread ever waits on another, and every comparison of positions reads slots
- * completed by an earlier kernel:
- *   pass 0 (claim): each child walks from its fingerprint's slot; at an empty slot it claims it
- *     (compare-and-swap of the fingerprint) and writes itself; at a slot with its fingerprint it
- *     stops (most likely an equal position, compared in pass 1);
+ * The table is open addressing with linear probing over any number of slots (the start slot is
+ * the hash's low 32 bits scaled to the table). Slot = SLOT_WORDS (perft.cl) = 6 words:
+ * [0] fingerprint (0: empty), [1] the summed weight, [2..5] the position. No thread ever waits on
+ * another, and every comparison of positions reads slots completed by an earlier kernel:
+ *   pass 0 (claim): each child walks from its start slot; at an empty slot it claims it
+ *     (compare-and-swap of the fingerprint) and writes the position; at a slot with its
+ *     fingerprint it stops (most likely an equal position, compared in pass 1);
  *   pass 1 (match): each child walks again and adds its weight to the first slot holding an equal
- *     position, unless it claimed that slot itself (its weight is in already). A child that finds
- *     none (its fingerprint collided with another position's, which stopped it in pass 0) goes to
- *     the overflow list;
+ *     position: the one claimed in pass 0, since a walk stops at the first slot with its
+ *     fingerprint and no slot is ever emptied. A child that finds none (its fingerprint collided
+ *     with another position's, which stopped it in pass 0) goes to the overflow list;
  *   dedup_overflow: the overflow list claims fresh slots without comparing, so a position may
  *     then hold two slots. That only costs time: the weights still add up exactly.
  * Every child's weight thus lands exactly once in a slot holding its own position, and the count
@@ -24,16 +24,20 @@
  *
  * A ply too large for the table is split by a second hash of the position into ranges
  * [lo, hi] of 32-bit keys, each deduplicated and counted on its own (transpositions across ranges
- * are impossible: equal positions have equal keys). counters: [0] set when the table or a list
+ * are impossible: equal positions have equal keys). The last ply merged is not listed: the tail
+ * reads the table itself (perft.cl's SOURCE_TABLE). counters: [0] set when the table or a list
  * overflowed (the host splits the range and redoes it), [1] overflow-list entries, [2] positions
- * compacted. */
+ * compacted, [3] slots claimed. */
 
-#define SLOT_WORDS 8u
 /* Longest walk before a table counts as full. */
 #define MAX_PROBES 4096u
 #define COUNTER_FULL 0
 #define COUNTER_OVERFLOW 1
 #define COUNTER_COMPACTED 2
+#define COUNTER_CLAIMED 3
+
+/* The slot a walk starts from: the hash's low 32 bits scaled to the table's size. */
+DEVICE_FN u64 start_slot(u64 h, u64 slots) { return ((h & U64_C(0xffffffff)) * slots) >> 32; }
 
 DEVICE_FN u64 position_hash(PerftBoard p) {
     u64 h = mix64(p.quad[0]);
@@ -43,50 +47,45 @@ DEVICE_FN u64 position_hash(PerftBoard p) {
 }
 
 DEVICE_FN int slot_holds(volatile GLOBAL u64 *s, PerftBoard p) {
-    return s[3] == p.quad[0] && s[4] == p.quad[1] && s[5] == p.quad[2] && s[6] == p.quad[3];
+    return s[2] == p.quad[0] && s[3] == p.quad[1] && s[4] == p.quad[2] && s[5] == p.quad[3];
 }
 
-DEVICE_FN void slot_fill(volatile GLOBAL u64 *s, PerftBoard p, u64 weight, u64 id) {
-    s[1] = id;
-    s[3] = p.quad[0];
-    s[4] = p.quad[1];
-    s[5] = p.quad[2];
-    s[6] = p.quad[3];
-    /* Atomic: pass 1 may add to a slot claimed in pass 0 only, but the overflow kernel's claims
-     * share no slot with anyone, so plain would do too; one atomic keeps it obviously right. */
-    ATOMIC_ADD_U64((GLOBAL u64 *)&s[2], weight);
-}
-
-/* Pass 0 (see above). `compare` = 0 is the overflow list's claim-only walk. */
-DEVICE_FN void dedup_claim(GLOBAL u64 *table, u64 mask, u64 fp, PerftBoard p, u64 weight, u64 id,
-                           int compare, GLOBAL u64 *counters) {
-    u64 slot = fp & mask;
+/* Pass 0 (see above): returns 1 if it claimed a slot. `compare` = 0 is the overflow list's
+ * claim-only walk, which sets its weight at once (no pass 1 follows it). */
+DEVICE_FN int dedup_claim(GLOBAL u64 *table, u64 slots, u64 h, u64 fp, PerftBoard p, u64 weight,
+                          int compare, GLOBAL u64 *counters) {
+    u64 slot = start_slot(h, slots);
     for (u32 probe = 0; probe < MAX_PROBES; probe++) {
         GLOBAL u64 *s = table + slot * SLOT_WORDS;
         u64 old = ATOMIC_CAS_U64(s, U64_C(0), fp);
         if (old == 0) {
-            slot_fill(s, p, weight, id);
-            return;
+            s[2] = p.quad[0];
+            s[3] = p.quad[1];
+            s[4] = p.quad[2];
+            s[5] = p.quad[3];
+            if (!compare) s[1] = weight;
+            return 1;
         }
-        if (compare && old == fp) return;
-        slot = (slot + 1) & mask;
+        if (compare && old == fp) return 0;
+        if (++slot == slots) slot = 0;
     }
     counters[COUNTER_FULL] = 1;
+    return 0;
 }
 
 /* Pass 1 (see above). */
-DEVICE_FN void dedup_match(GLOBAL u64 *table, u64 mask, u64 fp, PerftBoard p, u64 weight, u64 id,
+DEVICE_FN void dedup_match(GLOBAL u64 *table, u64 slots, u64 h, u64 fp, PerftBoard p, u64 weight,
                            GLOBAL u64 *overflow, u64 overflow_cap, GLOBAL u64 *counters) {
-    u64 slot = fp & mask;
+    u64 slot = start_slot(h, slots);
     for (u32 probe = 0; probe < MAX_PROBES; probe++) {
         volatile GLOBAL u64 *s = table + slot * SLOT_WORDS;
         u64 f = s[0];
         if (f == 0) break;
         if (f == fp && slot_holds(s, p)) {
-            if (s[1] != id) ATOMIC_ADD_U64((GLOBAL u64 *)&s[2], weight);
+            ATOMIC_ADD_U64((GLOBAL u64 *)&s[1], weight);
             return;
         }
-        slot = (slot + 1) & mask;
+        if (++slot == slots) slot = 0;
     }
     u64 k = ATOMIC_ADD_U64(&counters[COUNTER_OVERFLOW], U64_C(1));
     if (k >= overflow_cap) {
@@ -103,24 +102,24 @@ DEVICE_FN void dedup_match(GLOBAL u64 *table, u64 mask, u64 fp, PerftBoard p, u6
 
 /* One pass (0: claim, 1: match) over the children of positions 0 .. n - 1 (weights[i] paths
  * each) whose key falls in [lo, hi]. The children are staged as in perft.cl's expand, so every
- * lane makes the same number of them; a child's id is its work-group and place in the group's
- * staging order, the same in both passes. fp_mask keeps the fingerprint's low bits (all but in
- * tests). */
+ * lane makes the same number of them. fp_mask keeps the fingerprint's low bits (all but in
+ * tests). Claims are counted per work-group in local memory, then once in counters. */
 KERNEL void dedup_pass(const GLOBAL PerftBoard *boards, const GLOBAL u64 *weights, u32 n, u32 pass,
-                       GLOBAL u64 *table, u64 mask, u64 fp_mask, u32 lo, u32 hi,
+                       GLOBAL u64 *table, u64 slots, u64 fp_mask, u32 lo, u32 hi,
                        GLOBAL u64 *overflow, u64 overflow_cap, GLOBAL u64 *counters) {
     LOCAL Board parents[SCAN_GROUP];
     LOCAL u64 parent_weights[SCAN_GROUP];
     LOCAL u64 scan[SCAN_GROUP];
     LOCAL u16 moves[STAGE_CAP];
     LOCAL u8 owner[STAGE_CAP];
+    LOCAL u32 claimed;
     u32 lid = LOCAL_ID();
     u32 i = GLOBAL_ID();
     Move list[256];
     u32 count, off;
+    if (lid == 0) claimed = 0;
     u32 total = stage_parents(boards, i, n, list, parents, scan, &count, &off);
     parent_weights[lid] = i < n ? weights[i] : 0;
-    u64 group_bits = (u64)GROUP_ID() << 32;
     for (u32 window = 0; window < total; window += STAGE_CAP) {
         stage_window(list, count, off, window, moves, owner);
         BARRIER();
@@ -133,18 +132,19 @@ KERNEL void dedup_pass(const GLOBAL PerftBoard *boards, const GLOBAL u64 *weight
             u32 key = (u32)(h >> 32);
             if (key < lo || key > hi) continue;
             u64 fp = (h & fp_mask) | 1;
-            u64 id = group_bits | (window + k);
             u64 w = parent_weights[owner[k]];
-            if (pass == 0) dedup_claim(table, mask, fp, p, w, id, 1, counters);
-            else dedup_match(table, mask, fp, p, w, id, overflow, overflow_cap, counters);
+            if (pass == 1) dedup_match(table, slots, h, fp, p, w, overflow, overflow_cap, counters);
+            else if (dedup_claim(table, slots, h, fp, p, w, 1, counters))
+                ATOMIC_ADD_U32(&claimed, 1u);
         }
         BARRIER();
     }
+    if (lid == 0 && claimed) ATOMIC_ADD_U64(&counters[COUNTER_CLAIMED], (u64)claimed);
 }
 
 /* The overflow list's entries each claim a fresh slot (no comparison). Launched on `cap`
  * threads (the list's capacity), so that the host need not read the list's length first. */
-KERNEL void dedup_overflow(const GLOBAL u64 *overflow, u32 cap, GLOBAL u64 *table, u64 mask,
+KERNEL void dedup_overflow(const GLOBAL u64 *overflow, u32 cap, GLOBAL u64 *table, u64 slots,
                            u64 fp_mask, GLOBAL u64 *counters) {
     u32 k = GLOBAL_ID();
     if (k >= cap || k >= counters[COUNTER_OVERFLOW]) return;
@@ -154,8 +154,9 @@ KERNEL void dedup_overflow(const GLOBAL u64 *overflow, u32 cap, GLOBAL u64 *tabl
     p.quad[1] = o[1];
     p.quad[2] = o[2];
     p.quad[3] = o[3];
-    u64 fp = (position_hash(p) & fp_mask) | 1;
-    dedup_claim(table, mask, fp, p, o[4], 0, 0, counters);
+    u64 h = position_hash(p);
+    if (dedup_claim(table, slots, h, (h & fp_mask) | 1, p, o[4], 0, counters))
+        ATOMIC_ADD_U64(&counters[COUNTER_CLAIMED], U64_C(1));
 }
 
 /* Lists the occupied slots among slots 0 .. n - 1 as positions and weights (at most cap of them;
@@ -175,15 +176,15 @@ KERNEL void dedup_compact(GLOBAL u64 *table, u32 n, GLOBAL PerftBoard *out, GLOB
     u64 k = base + off;
     if (k < cap) {
         PerftBoard p;
-        p.quad[0] = s[3];
-        p.quad[1] = s[4];
-        p.quad[2] = s[5];
-        p.quad[3] = s[6];
+        p.quad[0] = s[2];
+        p.quad[1] = s[3];
+        p.quad[2] = s[4];
+        p.quad[3] = s[5];
         out[k] = p;
-        out_weights[k] = s[2];
+        out_weights[k] = s[1];
     } else {
         counters[COUNTER_FULL] = 1;
     }
     s[0] = 0;
-    s[2] = 0;
+    s[1] = 0;
 }
