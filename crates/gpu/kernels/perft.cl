@@ -75,19 +75,22 @@ DEVICE_FN void group_sum(LOCAL_PTR u64 *sums, u64 value, GLOBAL u64 *group_sums)
  * children t, t + SCAN_GROUP, ...: every lane gets the same work to within one child. */
 #define STAGE_CAP (SCAN_GROUP * 32)
 
+/* The second half of stage_board, for a caller that made (or filtered) the list itself. */
+DEVICE_FN u32 stage_listed(int present, const Board *b, LOCAL_PTR Board *parents,
+                           LOCAL_PTR u64 *scan, u32 count, u32 *off) {
+    if (present) parents[LOCAL_ID()] = *b;
+    u64 total;
+    *off = (u32)group_scan(scan, count, &total);
+    return (u32)total;
+}
+
 /* Each thread takes parent i (if i < n), lists its moves in `list` (*count of them) and keeps
  * the position in parents[]; returns the group's total of moves and sets *off to where this
  * thread's moves start among them. */
 DEVICE_FN u32 stage_board(int present, const Board *b, Move *list, LOCAL_PTR Board *parents,
                           LOCAL_PTR u64 *scan, u32 *count, u32 *off) {
-    *count = 0;
-    if (present) {
-        *count = gen_moves(b, list);
-        parents[LOCAL_ID()] = *b;
-    }
-    u64 total;
-    *off = (u32)group_scan(scan, *count, &total);
-    return (u32)total;
+    *count = present ? gen_moves(b, list) : 0;
+    return stage_listed(present, b, parents, scan, *count, off);
 }
 
 /* stage_board for position i of `boards`, if i < n. */

@@ -22,7 +22,7 @@
  * Every child's weight thus lands exactly once in a slot holding its own position, and the count
  * stays exact whatever the fingerprints do (tests truncate them to force collisions).
  *
- * A ply too large for the table is split by a second hash of the position into ranges
+ * A ply too large for the table is split by range_key (a hash of the occupancy) into ranges
  * [lo, hi] of 32-bit keys, each deduplicated and counted on its own (transpositions across ranges
  * are impossible: equal positions have equal keys). The last ply merged is not listed: the tail
  * reads the table itself (perft.cl's SOURCE_TABLE). counters: [0] set when the table or a list
@@ -100,6 +100,37 @@ DEVICE_FN void dedup_match(GLOBAL u64 *table, u64 slots, u64 h, u64 fp, PerftBoa
     o[4] = weight;
 }
 
+/* The occupancy after move m from a position with occupancy `occ` (castling: king on `from`,
+ * rook on `to`), without making the move. */
+DEVICE_FN u64 occupancy_after(u64 occ, Move m, u32 side) {
+    u32 from = m & 63u, to = (m >> 6) & 63u, kind = (m >> 12) & 3u;
+    if (kind == MOVE_CASTLING) {
+        u32 base = side ? 56u : 0u;
+        u32 king_side = to > from;
+        return (occ & ~bit(from) & ~bit(to)) | bit(base + (king_side ? 6u : 2u)) |
+               bit(base + (king_side ? 5u : 3u));
+    }
+    occ = (occ & ~bit(from)) | bit(to);
+    return kind == MOVE_EN_PASSANT ? occ & ~bit(to ^ 8u) : occ;
+}
+
+/* The key that splits a ply into ranges: a hash of the occupancy alone. Equal positions have
+ * equal occupancies, so they land in one range, and a child's key comes from its parent and the
+ * move without making it: a pass keeps only the moves into its range before staging, so the
+ * children it makes are all ones it inserts. */
+DEVICE_FN u32 range_key(u64 occ) { return (u32)(mix64(occ) >> 32); }
+
+/* Keeps the moves of `list` whose child's range key is in [lo, hi]; returns how many. */
+DEVICE_FN u32 keep_in_range(const Board *b, Move *list, u32 count, u32 lo, u32 hi) {
+    u64 occ = b->colors[0] | b->colors[1];
+    u32 kept = 0;
+    for (u32 j = 0; j < count; j++) {
+        u32 key = range_key(occupancy_after(occ, list[j], b->side));
+        if (key >= lo && key <= hi) list[kept++] = list[j];
+    }
+    return kept;
+}
+
 /* One pass (0: claim, 1: match) over the children of positions 0 .. n - 1 (weights[i] paths
  * each) whose key falls in [lo, hi]. The children are staged as in perft.cl's expand, so every
  * lane makes the same number of them. fp_mask keeps the fingerprint's low bits (all but in
@@ -118,7 +149,15 @@ KERNEL void dedup_pass(const GLOBAL PerftBoard *boards, const GLOBAL u64 *weight
     Move list[256];
     u32 count, off;
     if (lid == 0) claimed = 0;
-    u32 total = stage_parents(boards, i, n, list, parents, scan, &count, &off);
+    Board b;
+    count = 0;
+    if (i < n) {
+        unpack_perft(boards[i], &b);
+        count = gen_moves(&b, list);
+        /* The whole key space: nothing to filter (a ply that fits in one range). */
+        if (lo != 0 || hi != 0xffffffffu) count = keep_in_range(&b, list, count, lo, hi);
+    }
+    u32 total = stage_listed(i < n, &b, parents, scan, count, &off);
     parent_weights[lid] = i < n ? weights[i] : 0;
     for (u32 window = 0; window < total; window += STAGE_CAP) {
         stage_window(list, count, off, window, moves, owner);
@@ -129,8 +168,6 @@ KERNEL void dedup_pass(const GLOBAL PerftBoard *boards, const GLOBAL u64 *weight
             make_move(&c, moves[k]);
             PerftBoard p = pack_perft(&c);
             u64 h = position_hash(p);
-            u32 key = (u32)(h >> 32);
-            if (key < lo || key > hi) continue;
             u64 fp = (h & fp_mask) | 1;
             u64 w = parent_weights[owner[k]];
             if (pass == 1) dedup_match(table, slots, h, fp, p, w, overflow, overflow_cap, counters);
