@@ -46,9 +46,12 @@ pub struct PerftOptions {
     /// Positions each ply's buffer holds; a ply with more children is split into chunks.
     pub positions_per_ply: usize,
     /// Bytes of device memory for the table that merges transpositions (`--hash`); 0 for
-    /// none. Rounded down to a power of two of 64-byte slots. The lists of distinct positions
-    /// take up to 0.6 × 40 bytes per slot per ply on top.
+    /// none. Any size, in 48-byte slots. The lists of distinct positions take more beside it,
+    /// up to 90% of the device's memory in all.
     pub hash_bytes: usize,
+    /// At most this many positions in a list of distinct positions (`None`: as many as memory
+    /// allows), yet always one key range's worth. Tests take few, to split plies between lists.
+    pub list_positions: Option<usize>,
     /// Fingerprint bits the table keeps (64 but in tests, which take fewer to force collisions).
     pub fingerprint_bits: u32,
 }
@@ -69,6 +72,7 @@ impl PerftOptions {
             leaf_depth,
             positions_per_ply: positions,
             hash_bytes: 0,
+            list_positions: None,
             fingerprint_bits: 64,
         }
     }
@@ -145,11 +149,29 @@ const OVERFLOW_ENTRIES: usize = 1 << 16;
 
 /// The share of a table's slots a key range is planned to fill (linear probing slows down as the
 /// table fills).
-const TABLE_LOAD: f64 = 0.6;
+const TABLE_LOAD: f64 = 0.7;
 
-/// The share of a range's slots its list of distinct positions can hold: a range with more is
-/// split and redone.
+/// The share of a range's slots a list of distinct positions holds at least: a range with more
+/// is split and redone.
 const LIST_LOAD: f64 = 0.75;
+
+/// The share of the device's memory the table and the lists of distinct positions may take
+/// together (the rest is for the tail's partial sums, the driver and other programs).
+const LIST_MEMORY: f64 = 0.9;
+
+/// Words of perft_dedup.cl's counters.
+const COUNTERS: usize = 5;
+
+/// How merging one key range of a ply ended.
+#[derive(Debug)]
+enum Merged {
+    /// It holds this many distinct positions (listed, or left in the table).
+    Distinct(usize),
+    /// The table ran full: split the range.
+    TableFull,
+    /// The list for the ply ran out of room.
+    ListFull,
+}
 
 /// `board` in the 32-byte form of kernels/perft_board.h: the quad-bitboard of the packed form,
 /// with the state hidden in codes it leaves unused (a castling rook gets type code 7; the colour
@@ -274,7 +296,7 @@ impl GpuPerft {
             table,
             slots,
             table_dirty: false,
-            counters: device.alloc::<u64>(4)?,
+            counters: device.alloc::<u64>(COUNTERS)?,
             overflow: device.alloc::<u64>(overflow_len)?,
             no_weights: device.alloc::<u64>(1)?,
             distinct_ratio: Vec::new(),
@@ -518,7 +540,9 @@ impl GpuPerft {
     /// Under the table: the leaves `depth` plies below the `n` distinct positions of weighted
     /// ply `p`, each counted times its weight. Two plies from the end the staged tail takes over;
     /// above, the children are merged into ply `p + 1` (see kernels/perft_dedup.cl), in as many
-    /// key ranges as the table needs, and each range is counted on before the next is built.
+    /// key ranges as the table needs. The ranges are listed one after another into one list
+    /// for ply `p + 1` while device memory holds it, so that ply `p + 2` merges transpositions
+    /// across them; a full list is counted on and started afresh.
     fn merged_ply(&mut self, p: usize, n: usize, depth: u32) -> Result<u64, GpuError> {
         if n == 0 {
             return Ok(0);
@@ -537,19 +561,27 @@ impl GpuPerft {
         // How many distinct children to expect: as many per child as the last time this ply was
         // merged, or the ply above, with a margin; too few only cost a range that runs full and
         // is split and redone.
-        let expected = children as f64 * (self.ratio(p) * 1.25).min(1.0);
+        let expected = children as f64 * (self.ratio(p) * 1.15).min(1.0);
         // As many key ranges as it takes to keep the table's load near TABLE_LOAD, and a table no
-        // larger than a range needs (the fewer slots, the less to list or count over). A list
-        // takes up to LIST_LOAD of the slots; more makes the range run full.
+        // larger than a range needs (the fewer slots, the less to list or count over).
         let parts = ((expected / (self.slots as f64 * TABLE_LOAD)).ceil() as u64).clamp(1, 1 << 16);
         let wanted = (expected / parts as f64 / TABLE_LOAD) as usize + GROUP;
         let slots = self.slots.min(wanted).max(GROUP);
-        let cap = ((slots as f64 * LIST_LOAD) as usize).clamp(1, children.min(1 << 40) as usize);
         // Three plies from the end the merged ply is not listed: the staged tail reads the table.
         let listed = depth > 3;
-        if listed {
+        // The list takes the whole ply if memory allows, and at least one range.
+        let cap = if listed {
+            let range = (slots as f64 * LIST_LOAD) as usize;
+            let room = self.list_room(p + 1);
+            let whole = (expected as usize)
+                .min(room)
+                .min(self.options.list_positions.unwrap_or(room));
+            let cap = range.max(whole).clamp(1, children.min(1 << 40) as usize);
             self.ensure_weighted(p + 1, cap)?;
-        }
+            cap
+        } else {
+            0
+        };
         const KEYS: u64 = 1 << 32;
         let width = KEYS.div_ceil(parts);
         let mut ranges: Vec<(u64, u64)> = (0..parts)
@@ -557,45 +589,53 @@ impl GpuPerft {
             .map(|j| (j * width, ((j + 1) * width).min(KEYS) - 1))
             .collect();
         let mut nodes = 0u64;
+        // Positions of ply p + 1 listed so far.
+        let mut filled = 0usize;
         while let Some((lo, hi)) = ranges.pop() {
             let clock = Instant::now();
-            let merged =
-                self.merge_range(p, n, slots, listed.then_some(cap), lo as u32, hi as u32)?;
+            let list = listed.then_some((filled, cap));
+            let merged = self.merge_range(p, n, slots, list, lo as u32, hi as u32)?;
             if self.trace {
                 eprintln!(
                     "trace: ply {}: {children} children of {n}, keys {lo:#x}..={hi:#x} of {parts} \
-                     ranges, {slots} slots: {merged:?} distinct, {:.3} s",
+                     ranges, {slots} slots: {merged:?}, {:.3} s",
                     p + 1,
                     clock.elapsed().as_secs_f64()
                 );
             }
             match merged {
-                Some(distinct) => {
+                Merged::Distinct(distinct) => {
                     let share = (hi - lo + 1) as f64 / KEYS as f64;
                     self.set_ratio(p, distinct as f64 / (children as f64 * share).max(1.0));
-                    nodes += if listed {
-                        self.merged_ply(p + 1, distinct, depth - 1)?
-                    } else {
-                        let clock = Instant::now();
-                        let nodes = self.tail(Source::Table, slots, 2)?;
-                        self.table_dirty = false;
-                        if self.trace {
-                            eprintln!(
-                                "trace: ply {}: tail of 2 below {distinct} positions: {nodes} \
-                                 nodes, {:.3} s",
-                                p + 1,
-                                clock.elapsed().as_secs_f64()
-                            );
-                        }
-                        nodes
-                    };
+                    if listed {
+                        filled += distinct;
+                        continue;
+                    }
+                    let clock = Instant::now();
+                    let below = self.tail(Source::Table, slots, 2)?;
+                    self.table_dirty = false;
+                    if self.trace {
+                        eprintln!(
+                            "trace: ply {}: tail of 2 below {distinct} positions: {below} nodes, \
+                             {:.3} s",
+                            p + 1,
+                            clock.elapsed().as_secs_f64()
+                        );
+                    }
+                    nodes += below;
                 }
-                None if lo < hi => {
+                Merged::ListFull if filled > 0 => {
+                    // Count on from what the list holds, then redo the range into an empty list.
+                    nodes += self.merged_ply(p + 1, filled, depth - 1)?;
+                    filled = 0;
+                    ranges.push((lo, hi));
+                }
+                Merged::TableFull | Merged::ListFull if lo < hi => {
                     let mid = lo + (hi - lo) / 2;
                     ranges.push((mid + 1, hi));
                     ranges.push((lo, mid));
                 }
-                None => {
+                Merged::TableFull | Merged::ListFull => {
                     return Err(GpuError::BadLaunch(format!(
                         "the perft table ({} slots) cannot hold one key's positions; give --hash more",
                         self.slots
@@ -603,7 +643,27 @@ impl GpuPerft {
                 }
             }
         }
+        if filled > 0 {
+            nodes += self.merged_ply(p + 1, filled, depth - 1)?;
+        }
         Ok(nodes)
+    }
+
+    /// Positions a list for weighted ply `q` may hold: what is left of `LIST_MEMORY` of the device's
+    /// memory beside the table and the lists of the other plies.
+    fn list_room(&self, q: usize) -> usize {
+        let bytes = |b: &Buffer<u64>| (b.len() * 8) as u64;
+        let used: u64 = bytes(&self.table)
+            + bytes(&self.overflow)
+            + self
+                .weighted
+                .iter()
+                .enumerate()
+                .filter(|&(i, _)| i != q)
+                .map(|(_, w)| bytes(&w.boards) + bytes(&w.weights))
+                .sum::<u64>();
+        let budget = (self.device.info().memory_bytes as f64 * LIST_MEMORY) as u64;
+        (budget.saturating_sub(used) / ((WORDS + 1) * 8) as u64) as usize
     }
 
     /// Distinct children per child when ply `p` was last merged (or the nearest ply above).
@@ -624,26 +684,25 @@ impl GpuPerft {
     }
 
     /// Merges the children of weighted ply `p`'s `n` positions whose key is in `lo ..= hi` in
-    /// the first `slots` slots of the table and, with `list = Some(cap)`, lists at most `cap` of
-    /// them as ply `p + 1`, which empties the table; without, the table keeps them for the tail
-    /// (`Source::Table`). Returns the number of distinct positions, or `None` if the table or
-    /// the list ran full (the table is empty again then).
+    /// the first `slots` slots of the table and, with `list = Some((first, cap))`, lists them as
+    /// ply `p + 1` from position `first` on (below `cap`), which empties the table; without, the
+    /// table keeps them for the tail (`Source::Table`).
     fn merge_range(
         &mut self,
         p: usize,
         n: usize,
         slots: usize,
-        list: Option<usize>,
+        list: Option<(usize, usize)>,
         lo: u32,
         hi: u32,
-    ) -> Result<Option<usize>, GpuError> {
+    ) -> Result<Merged, GpuError> {
         if self.table_dirty {
             // An earlier run stopped half-way: list nothing, which empties every slot.
             let slots = self.slots;
-            self.device.write(&mut self.counters, &[0; 4])?;
+            self.device.write(&mut self.counters, &[0; COUNTERS])?;
             self.compact(None, slots)?;
         }
-        self.device.write(&mut self.counters, &[0; 4])?;
+        self.device.write(&mut self.counters, &[0; COUNTERS])?;
         self.table_dirty = true;
         let bits = self.options.fingerprint_bits;
         let fp_mask = if bits >= 64 {
@@ -689,9 +748,9 @@ impl GpuPerft {
                 Arg::buf(&self.counters),
             ],
         )?;
-        let mut counters = [0u64; 4];
-        if let Some(cap) = list {
-            self.compact(Some((p + 1, cap)), slots)?;
+        let mut counters = [0u64; COUNTERS];
+        if let Some((first, cap)) = list {
+            self.compact(Some((p + 1, first, cap)), slots)?;
             self.table_dirty = false;
             self.device.read(&self.counters, &mut counters)?;
         } else {
@@ -702,18 +761,26 @@ impl GpuPerft {
                 self.table_dirty = false;
             }
         }
-        if counters[0] != 0 {
-            return Ok(None);
-        }
-        Ok(Some(counters[3] as usize))
+        Ok(if counters[0] != 0 {
+            Merged::TableFull
+        } else if counters[4] != 0 {
+            Merged::ListFull
+        } else {
+            Merged::Distinct(counters[3] as usize)
+        })
     }
 
-    /// dedup_compact over the first `slots` slots: into weighted ply `q` (at most `cap`) for
-    /// `Some((q, cap))`; `None` only empties them.
-    fn compact(&self, out: Option<(usize, usize)>, slots: usize) -> Result<(), GpuError> {
-        let (boards, weights, cap) = match out {
-            Some((q, cap)) => (&self.weighted[q].boards, &self.weighted[q].weights, cap),
-            None => (&self.no_weights, &self.no_weights, 0),
+    /// dedup_compact over the first `slots` slots: into weighted ply `q` from `first` on (below
+    /// `cap`) for `Some((q, first, cap))`; `None` only empties them.
+    fn compact(&self, out: Option<(usize, usize, usize)>, slots: usize) -> Result<(), GpuError> {
+        let (boards, weights, first, cap) = match out {
+            Some((q, first, cap)) => (
+                &self.weighted[q].boards,
+                &self.weighted[q].weights,
+                first,
+                cap,
+            ),
+            None => (&self.no_weights, &self.no_weights, 0, 0),
         };
         self.device.launch(
             &self.dedup_compact,
@@ -724,6 +791,7 @@ impl GpuPerft {
                 Arg::U32(to_u32(slots, "slots")?),
                 Arg::buf(boards),
                 Arg::buf(weights),
+                Arg::U64(first as u64),
                 Arg::U64(cap as u64),
                 Arg::buf(&self.counters),
             ],

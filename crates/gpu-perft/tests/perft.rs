@@ -100,6 +100,7 @@ fn every_leaf_depth_and_tiny_ply_buffers_agree() {
                     leaf_depth,
                     positions_per_ply,
                     hash_bytes: 0,
+                    list_positions: None,
                     fingerprint_bits: 64,
                 };
                 let mut gpu = GpuPerft::new(d, options).expect("perft kernels build");
@@ -129,29 +130,36 @@ fn merging_transpositions_keeps_counts_exact() {
     // 128 slots (plies split into many key ranges, and over a hundred of them run full and are
     // split again), 8,192 and 2^17; with 64-bit fingerprints and with 6-bit ones (8,192 and
     // 1,000 slots, not a power of two), under which most positions share their fingerprint with
-    // others in their walk and many take the overflow list's path. Each run twice, so the second starts from the table the first left.
+    // others in their walk and many take the overflow list's path; lists of distinct positions
+    // as memory allows, of one key range (Some(0)) or a few ranges, so that a ply is counted on
+    // in several lists. Each run twice, so the second starts from the table the first left.
     let kiwipete =
         Board::from_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
             .unwrap();
     let start = Board::startpos();
     let pos3 = Board::from_fen("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1").unwrap();
     for device in devices() {
-        for (hash_bytes, fingerprint_bits) in [
-            (48 << 7, 64),
-            (48 << 13, 64),
-            (48 << 17, 64),
-            (48 << 13, 6),
-            (48 * 1000, 6),
+        for (hash_bytes, fingerprint_bits, list_positions) in [
+            (48 << 7, 64, None),
+            (48 << 13, 64, None),
+            (48 << 13, 64, Some(0)),
+            (48 << 13, 64, Some(20_000)),
+            (48 << 17, 64, None),
+            (48 << 13, 6, None),
+            (48 * 1000, 6, Some(3_000)),
         ] {
             let d = Device::open(device.info()).expect("device reopens");
             let options = PerftOptions {
                 hash_bytes,
                 fingerprint_bits,
+                list_positions,
                 ..PerftOptions::for_device(&d)
             };
             let mut gpu = GpuPerft::new(d, options).expect("perft kernels build");
             assert_eq!(gpu.hash_entries(), hash_bytes as u64 / 48);
-            let what = format!("hash {hash_bytes}, fingerprint bits {fingerprint_bits}");
+            let what = format!(
+                "hash {hash_bytes}, fingerprint bits {fingerprint_bits}, list {list_positions:?}"
+            );
             for _ in 0..2 {
                 assert_eq!(gpu.perft(&kiwipete, 4).unwrap(), 4_085_603, "{what}");
                 assert_eq!(gpu.perft(&start, 5).unwrap(), 4_865_609, "{what}");

@@ -24,10 +24,12 @@
  *
  * A ply too large for the table is split by range_key (a hash of the occupancy) into ranges
  * [lo, hi] of 32-bit keys, each deduplicated and counted on its own (transpositions across ranges
- * are impossible: equal positions have equal keys). The last ply merged is not listed: the tail
- * reads the table itself (perft.cl's SOURCE_TABLE). counters: [0] set when the table or a list
- * overflowed (the host splits the range and redoes it), [1] overflow-list entries, [2] positions
- * compacted, [3] slots claimed. */
+ * are impossible: equal positions have equal keys). The ranges of one ply are listed one after
+ * another into one list while it has room, so that the next ply merges transpositions across
+ * them too. The last ply merged is not listed: the tail reads the table itself (perft.cl's
+ * SOURCE_TABLE). counters: [0] set when the table overflowed (the host splits the range and
+ * redoes it), [1] overflow-list entries, [2] positions compacted, [3] slots claimed, [4] set
+ * when the list ran out of room (the host counts on from what is listed, then redoes the range). */
 
 /* Longest walk before a table counts as full. */
 #define MAX_PROBES 4096u
@@ -35,6 +37,7 @@
 #define COUNTER_OVERFLOW 1
 #define COUNTER_COMPACTED 2
 #define COUNTER_CLAIMED 3
+#define COUNTER_LIST_FULL 4
 
 /* The slot a walk starts from: the hash's low 32 bits scaled to the table's size. */
 DEVICE_FN u64 start_slot(u64 h, u64 slots) { return ((h & U64_C(0xffffffff)) * slots) >> 32; }
@@ -196,10 +199,11 @@ KERNEL void dedup_overflow(const GLOBAL u64 *overflow, u32 cap, GLOBAL u64 *tabl
         ATOMIC_ADD_U64(&counters[COUNTER_CLAIMED], U64_C(1));
 }
 
-/* Lists the occupied slots among slots 0 .. n - 1 as positions and weights (at most cap of them;
- * more sets the full flag), one atomic per work-group, and empties them for the next use. */
+/* Lists the occupied slots among slots 0 .. n - 1 as positions and weights at out[first ..]
+ * (below cap; more sets the list-full flag), one atomic per work-group, and empties them for the
+ * next use. */
 KERNEL void dedup_compact(GLOBAL u64 *table, u32 n, GLOBAL PerftBoard *out, GLOBAL u64 *out_weights,
-                          u64 cap, GLOBAL u64 *counters) {
+                          u64 first, u64 cap, GLOBAL u64 *counters) {
     LOCAL u64 scan[SCAN_GROUP];
     LOCAL u64 base;
     u32 i = GLOBAL_ID();
@@ -210,7 +214,7 @@ KERNEL void dedup_compact(GLOBAL u64 *table, u32 n, GLOBAL PerftBoard *out, GLOB
     if (LOCAL_ID() == 0) base = ATOMIC_ADD_U64(&counters[COUNTER_COMPACTED], total);
     BARRIER();
     if (!used) return;
-    u64 k = base + off;
+    u64 k = first + base + off;
     if (k < cap) {
         PerftBoard p;
         p.quad[0] = s[2];
@@ -220,7 +224,7 @@ KERNEL void dedup_compact(GLOBAL u64 *table, u32 n, GLOBAL PerftBoard *out, GLOB
         out[k] = p;
         out_weights[k] = s[1];
     } else {
-        counters[COUNTER_FULL] = 1;
+        counters[COUNTER_LIST_FULL] = 1;
     }
     s[0] = 0;
     s[1] = 0;
