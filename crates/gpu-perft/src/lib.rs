@@ -112,7 +112,6 @@ pub struct GpuPerft {
     perft_leaf: Kernel,
     perft_staged2: Kernel,
     dedup_pass: Kernel,
-    dedup_overflow: Kernel,
     dedup_compact: Kernel,
     options: PerftOptions,
     plies: Vec<Ply>,
@@ -125,10 +124,8 @@ pub struct GpuPerft {
     slots: usize,
     /// Set while a ply is in the table, so that a run cut short by an error is cleared up first.
     table_dirty: bool,
-    /// perft_dedup.cl's counters, its list of positions that lost to a fingerprint collision,
-    /// and a one-word stand-in for the weights of unweighted tails.
+    /// perft_dedup.cl's counters, and a one-word stand-in for the weights of unweighted tails.
     counters: Buffer<u64>,
-    overflow: Buffer<u64>,
     no_weights: Buffer<u64>,
     /// Per ply, distinct positions over children when its children were last merged: guesses
     /// how many key ranges the next merge needs.
@@ -143,10 +140,6 @@ pub struct GpuPerft {
 /// 64-bit words per table slot (perft.cl's SLOT_WORDS).
 const SLOT_WORDS: usize = 6;
 
-/// Entries of the overflow list (positions whose fingerprint collided with another's; at 64
-/// bits a handful per billion positions).
-const OVERFLOW_ENTRIES: usize = 1 << 16;
-
 /// The share of a table's slots a key range is planned to fill (linear probing slows down as the
 /// table fills).
 const TABLE_LOAD: f64 = 0.7;
@@ -160,7 +153,7 @@ const LIST_LOAD: f64 = 0.75;
 const LIST_MEMORY: f64 = 0.9;
 
 /// Words of perft_dedup.cl's counters.
-const COUNTERS: usize = 5;
+const COUNTERS: usize = 4;
 
 /// How merging one key range of a ply ended.
 #[derive(Debug)]
@@ -284,7 +277,6 @@ impl GpuPerft {
         let slots = (options.hash_bytes / (SLOT_WORDS * 8)).min(u32::MAX as usize);
         let slots = if slots >= GROUP { slots } else { 0 };
         let table = device.alloc::<u64>(slots.max(1) * SLOT_WORDS)?;
-        let overflow_len = if slots > 0 { OVERFLOW_ENTRIES * 5 } else { 1 };
         let (params, attacks) = lookup_tables();
         let mut lookup_params = device.alloc::<u64>(params.len())?;
         device.write(&mut lookup_params, &params)?;
@@ -297,7 +289,6 @@ impl GpuPerft {
             slots,
             table_dirty: false,
             counters: device.alloc::<u64>(COUNTERS)?,
-            overflow: device.alloc::<u64>(overflow_len)?,
             no_weights: device.alloc::<u64>(1)?,
             distinct_ratio: Vec::new(),
             trace: std::env::var_os("KOGGE_PERFT_TRACE").is_some(),
@@ -308,7 +299,6 @@ impl GpuPerft {
             perft_leaf: module.kernel("perft_leaf")?,
             perft_staged2: module.kernel("perft_staged2")?,
             dedup_pass: module.kernel("dedup_pass")?,
-            dedup_overflow: module.kernel("dedup_overflow")?,
             dedup_compact: module.kernel("dedup_compact")?,
             _module: module,
             device,
@@ -481,6 +471,8 @@ impl GpuPerft {
                 Arg::buf(&parent.counts),
                 Arg::U64(base),
                 Arg::buf(&children[0].boards),
+                Arg::buf(&self.lookup_params),
+                Arg::buf(&self.lookup_attacks),
             ],
         )
     }
@@ -562,51 +554,61 @@ impl GpuPerft {
         // merged, or the ply above, with a margin; too few only cost a range that runs full and
         // is split and redone.
         let expected = children as f64 * (self.ratio(p) * 1.15).min(1.0);
-        // As many key ranges as it takes to keep the table's load near TABLE_LOAD, and a table no
-        // larger than a range needs (the fewer slots, the less to list or count over).
-        let parts = ((expected / (self.slots as f64 * TABLE_LOAD)).ceil() as u64).clamp(1, 1 << 16);
-        let wanted = (expected / parts as f64 / TABLE_LOAD) as usize + GROUP;
-        let slots = self.slots.min(wanted).max(GROUP);
         // Three plies from the end the merged ply is not listed: the staged tail reads the table.
         let listed = depth > 3;
         // The list takes the whole ply if memory allows, and at least one range.
         let cap = if listed {
-            let range = (slots as f64 * LIST_LOAD) as usize;
+            let range = (self.slots as f64 * LIST_LOAD) as usize;
             let room = self.list_room(p + 1);
             let whole = (expected as usize)
                 .min(room)
                 .min(self.options.list_positions.unwrap_or(room));
-            let cap = range.max(whole).clamp(1, children.min(1 << 40) as usize);
+            // (No more than the ply is expected to need, though: a small ply's list would
+            // otherwise take a range's worth of memory from the larger plies below it.)
+            let cap = whole
+                .max(range.min(expected as usize))
+                .clamp(1, children.min(1 << 40) as usize);
             self.ensure_weighted(p + 1, cap)?;
             cap
         } else {
             0
         };
+        // Key ranges are taken in order, each as wide as keeps the table's load near TABLE_LOAD
+        // at the density of distinct positions per key: estimated for the first, then measured.
+        // What is left is split evenly (no thin last range: every range costs a pass over all
+        // the parents), and a range uses no more of the table than it needs (the fewer slots,
+        // the less to list or count over).
         const KEYS: u64 = 1 << 32;
-        let width = KEYS.div_ceil(parts);
-        let mut ranges: Vec<(u64, u64)> = (0..parts)
-            .rev()
-            .map(|j| (j * width, ((j + 1) * width).min(KEYS) - 1))
-            .collect();
+        let mut density = expected / KEYS as f64;
+        let mut lo = 0u64;
         let mut nodes = 0u64;
         // Positions of ply p + 1 listed so far.
         let mut filled = 0usize;
-        while let Some((lo, hi)) = ranges.pop() {
+        while lo < KEYS {
+            let room = self.slots as f64 * TABLE_LOAD;
+            let left = KEYS - lo;
+            let ranges_left = ((left as f64 * density / room).ceil() as u64).max(1);
+            let width = left.div_ceil(ranges_left);
+            let hi = lo + width - 1;
+            let wanted = (width as f64 * density * 1.15 / TABLE_LOAD) as usize + GROUP;
+            let slots = self.slots.min(wanted).max(GROUP);
             let clock = Instant::now();
             let list = listed.then_some((filled, cap));
             let merged = self.merge_range(p, n, slots, list, lo as u32, hi as u32)?;
             if self.trace {
                 eprintln!(
-                    "trace: ply {}: {children} children of {n}, keys {lo:#x}..={hi:#x} of {parts} \
-                     ranges, {slots} slots: {merged:?}, {:.3} s",
+                    "trace: ply {}: {children} children of {n}, keys {lo:#x}..={hi:#x} \
+                     ({ranges_left} ranges left), {slots} slots: {merged:?}, {:.3} s",
                     p + 1,
                     clock.elapsed().as_secs_f64()
                 );
             }
             match merged {
                 Merged::Distinct(distinct) => {
-                    let share = (hi - lo + 1) as f64 / KEYS as f64;
+                    density = (distinct.max(1) as f64 / width as f64).max(density / 4.0);
+                    let share = width as f64 / KEYS as f64;
                     self.set_ratio(p, distinct as f64 / (children as f64 * share).max(1.0));
+                    lo = hi + 1;
                     if listed {
                         filled += distinct;
                         continue;
@@ -628,12 +630,10 @@ impl GpuPerft {
                     // Count on from what the list holds, then redo the range into an empty list.
                     nodes += self.merged_ply(p + 1, filled, depth - 1)?;
                     filled = 0;
-                    ranges.push((lo, hi));
                 }
-                Merged::TableFull | Merged::ListFull if lo < hi => {
-                    let mid = lo + (hi - lo) / 2;
-                    ranges.push((mid + 1, hi));
-                    ranges.push((lo, mid));
+                // Too many positions for the table (or an empty list): take half the keys.
+                Merged::TableFull | Merged::ListFull if width > 1 => {
+                    density = density.max(room / (width / 2) as f64);
                 }
                 Merged::TableFull | Merged::ListFull => {
                     return Err(GpuError::BadLaunch(format!(
@@ -654,7 +654,6 @@ impl GpuPerft {
     fn list_room(&self, q: usize) -> usize {
         let bytes = |b: &Buffer<u64>| (b.len() * 8) as u64;
         let used: u64 = bytes(&self.table)
-            + bytes(&self.overflow)
             + self
                 .weighted
                 .iter()
@@ -711,41 +710,23 @@ impl GpuPerft {
             (1u64 << bits) - 1
         };
         let n32 = to_u32(n, "positions")?;
-        for pass in 0..2u32 {
-            let ply = &self.weighted[p];
-            self.device.launch(
-                &self.dedup_pass,
-                groups(n) * GROUP,
-                GROUP,
-                &[
-                    Arg::buf(&ply.boards),
-                    Arg::buf(&ply.weights),
-                    Arg::U32(n32),
-                    Arg::U32(pass),
-                    Arg::buf(&self.table),
-                    Arg::U64(slots as u64),
-                    Arg::U64(fp_mask),
-                    Arg::U32(lo),
-                    Arg::U32(hi),
-                    Arg::buf(&self.overflow),
-                    Arg::U64(OVERFLOW_ENTRIES as u64),
-                    Arg::buf(&self.counters),
-                ],
-            )?;
-        }
-        // The overflow list is nearly always empty: the kernel reads its length itself, so that
-        // the host need not wait for it.
+        let ply = &self.weighted[p];
         self.device.launch(
-            &self.dedup_overflow,
-            OVERFLOW_ENTRIES,
+            &self.dedup_pass,
+            groups(n) * GROUP,
             GROUP,
             &[
-                Arg::buf(&self.overflow),
-                Arg::U32(OVERFLOW_ENTRIES as u32),
+                Arg::buf(&ply.boards),
+                Arg::buf(&ply.weights),
+                Arg::U32(n32),
                 Arg::buf(&self.table),
                 Arg::U64(slots as u64),
                 Arg::U64(fp_mask),
+                Arg::U32(lo),
+                Arg::U32(hi),
                 Arg::buf(&self.counters),
+                Arg::buf(&self.lookup_params),
+                Arg::buf(&self.lookup_attacks),
             ],
         )?;
         let mut counters = [0u64; COUNTERS];
@@ -763,10 +744,10 @@ impl GpuPerft {
         }
         Ok(if counters[0] != 0 {
             Merged::TableFull
-        } else if counters[4] != 0 {
+        } else if counters[3] != 0 {
             Merged::ListFull
         } else {
-            Merged::Distinct(counters[3] as usize)
+            Merged::Distinct(counters[2] as usize)
         })
     }
 

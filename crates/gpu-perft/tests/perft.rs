@@ -127,10 +127,10 @@ fn every_leaf_depth_and_tiny_ply_buffers_agree() {
 #[test]
 fn merging_transpositions_keeps_counts_exact() {
     // Under the table every ply is merged into distinct positions with path counts. Table sizes:
-    // 128 slots (plies split into many key ranges, and over a hundred of them run full and are
-    // split again), 8,192 and 2^17; with 64-bit fingerprints and with 6-bit ones (8,192 and
-    // 1,000 slots, not a power of two), under which most positions share their fingerprint with
-    // others in their walk and many take the overflow list's path; lists of distinct positions
+    // 128 slots (plies split into many key ranges, some of which run full and are split again),
+    // 8,192 and 2^17; with 64-bit fingerprints and with 6-bit ones (8,192 and 1,000 slots, not a
+    // power of two), under which most positions share their fingerprint with others in their
+    // walk, so that equal fingerprints must be told apart by the positions; lists of distinct positions
     // as memory allows, of one key range (Some(0)) or a few ranges, so that a ply is counted on
     // in several lists. Each run twice, so the second starts from the table the first left.
     let kiwipete =

@@ -137,3 +137,20 @@ DEVICE_FN u32 count_moves_lookup(const Board *b, const Lookup *t) {
                     n += popc(bishop_at(t, sq, m.occ) & target & ((bit(sq) & m.pin_diag) ? m.pin_diag : ~0UL));)
     return n + count_pawns_and_specials(b, &m);
 }
+
+/* gen_moves() by lookup: the same moves in the same order (movegen.h's pawn and special moves). */
+DEVICE_FN u32 gen_moves_lookup(const Board *b, const Lookup *t, Move *list) {
+    Masks m;
+    prepare_lookup(b, t, &m);
+    u32 n = push_targets(list, 0, lsb(m.king), m.king_to);
+    if (m.checks > 1) return n;
+    u64 target = ~m.us & m.checkmask;
+    u64 pinned = m.pin_hv | m.pin_diag;
+    FOR_EACH_SQUARE(sq, b->pieces[KNIGHT] & m.us & ~pinned,
+                    n = push_targets(list, n, sq, knight_at(t, sq) & target);)
+    FOR_EACH_SQUARE(sq, (b->pieces[ROOK] | b->pieces[QUEEN]) & m.us & ~m.pin_diag,
+                    n = push_targets(list, n, sq, rook_at(t, sq, m.occ) & target & ((bit(sq) & m.pin_hv) ? m.pin_hv : ~0UL));)
+    FOR_EACH_SQUARE(sq, (b->pieces[BISHOP] | b->pieces[QUEEN]) & m.us & ~m.pin_hv,
+                    n = push_targets(list, n, sq, bishop_at(t, sq, m.occ) & target & ((bit(sq) & m.pin_diag) ? m.pin_diag : ~0UL));)
+    return push_pawns_and_specials(b, &m, list, n);
+}

@@ -220,6 +220,36 @@ DEVICE_FN u64 pawn_targets(const Board *b, const Masks *m, u64 fb) {
     return t & m->checkmask;
 }
 
+/* The legal pawn moves (promotions four times), en-passant captures and castlings, appended to
+ * `list` after its first n moves; returns the new length. Not called in double check. */
+DEVICE_FN u32 push_pawns_and_specials(const Board *b, const Masks *m, Move *list, u32 n) {
+    u64 pawns = b->pieces[PAWN] & m->us;
+    u64 last = b->side ? RANK_1 : RANK_8;
+    for (u64 p = pawns; p; p &= p - 1) {
+        u32 f = lsb(p);
+        u64 fb = bit(f);
+        for (u64 t = pawn_targets(b, m, fb); t; t &= t - 1) {
+            u32 to = lsb(t);
+            if (bit(to) & last) {
+                for (u32 q = 0; q < 4; q++) list[n++] = MOVE(f, to, MOVE_PROMOTION, 3u - q);
+            } else {
+                list[n++] = MOVE(f, to, MOVE_NORMAL, 0u);
+            }
+        }
+    }
+    if (b->ep != NO_SQUARE)
+        for (u64 c = pawn_attacks(b->side ^ 1u, bit(b->ep)) & pawns; c; c &= c - 1)
+            if (ep_is_legal(b, m, lsb(c))) list[n++] = MOVE(lsb(c), b->ep, MOVE_EN_PASSANT, 0u);
+
+    if (m->checks == 0) {
+        u32 base = b->side ? 56u : 0u;
+        u32 ksq = lsb(m->king);
+        for (u32 slot = 2 * b->side; slot < 2 * b->side + 2; slot++)
+            if (can_castle(b, m, slot)) list[n++] = MOVE(ksq, base + castle_file(b, slot), MOVE_CASTLING, 0u);
+    }
+    return n;
+}
+
 /* Every legal move into `list` (room for 256); returns how many. */
 DEVICE_FN u32 gen_moves(const Board *b, Move *list) {
     Masks m;
@@ -249,28 +279,5 @@ DEVICE_FN u32 gen_moves(const Board *b, Move *list) {
         n = push_targets(list, n, f, t);
     }
 
-    u64 pawns = b->pieces[PAWN] & m.us;
-    u64 last = b->side ? RANK_1 : RANK_8;
-    for (u64 p = pawns; p; p &= p - 1) {
-        u32 f = lsb(p);
-        u64 fb = bit(f);
-        for (u64 t = pawn_targets(b, &m, fb); t; t &= t - 1) {
-            u32 to = lsb(t);
-            if (bit(to) & last) {
-                for (u32 q = 0; q < 4; q++) list[n++] = MOVE(f, to, MOVE_PROMOTION, 3u - q);
-            } else {
-                list[n++] = MOVE(f, to, MOVE_NORMAL, 0u);
-            }
-        }
-    }
-    if (b->ep != NO_SQUARE)
-        for (u64 c = pawn_attacks(b->side ^ 1u, bit(b->ep)) & pawns; c; c &= c - 1)
-            if (ep_is_legal(b, &m, lsb(c))) list[n++] = MOVE(lsb(c), b->ep, MOVE_EN_PASSANT, 0u);
-
-    if (m.checks == 0) {
-        u32 base = b->side ? 56u : 0u;
-        for (u32 slot = 2 * b->side; slot < 2 * b->side + 2; slot++)
-            if (can_castle(b, &m, slot)) list[n++] = MOVE(ksq, base + castle_file(b, slot), MOVE_CASTLING, 0u);
-    }
-    return n;
+    return push_pawns_and_specials(b, &m, list, n);
 }

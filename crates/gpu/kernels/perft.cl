@@ -87,18 +87,19 @@ DEVICE_FN u32 stage_listed(int present, const Board *b, LOCAL_PTR Board *parents
 /* Each thread takes parent i (if i < n), lists its moves in `list` (*count of them) and keeps
  * the position in parents[]; returns the group's total of moves and sets *off to where this
  * thread's moves start among them. */
-DEVICE_FN u32 stage_board(int present, const Board *b, Move *list, LOCAL_PTR Board *parents,
-                          LOCAL_PTR u64 *scan, u32 *count, u32 *off) {
-    *count = present ? gen_moves(b, list) : 0;
+DEVICE_FN u32 stage_board(int present, const Board *b, const Lookup *t, Move *list,
+                          LOCAL_PTR Board *parents, LOCAL_PTR u64 *scan, u32 *count, u32 *off) {
+    *count = present ? gen_moves_lookup(b, t, list) : 0;
     return stage_listed(present, b, parents, scan, *count, off);
 }
 
 /* stage_board for position i of `boards`, if i < n. */
-DEVICE_FN u32 stage_parents(const GLOBAL PerftBoard *boards, u32 i, u32 n, Move *list,
-                            LOCAL_PTR Board *parents, LOCAL_PTR u64 *scan, u32 *count, u32 *off) {
+DEVICE_FN u32 stage_parents(const GLOBAL PerftBoard *boards, u32 i, u32 n, const Lookup *t,
+                            Move *list, LOCAL_PTR Board *parents, LOCAL_PTR u64 *scan, u32 *count,
+                            u32 *off) {
     Board b;
     if (i < n) unpack_perft(boards[i], &b);
-    return stage_board(i < n, &b, list, parents, scan, count, off);
+    return stage_board(i < n, &b, t, list, parents, scan, count, off);
 }
 
 /* Copies the part of this thread's `count` moves (group offset `off`) that falls into the window
@@ -119,15 +120,21 @@ DEVICE_FN void stage_window(const Move *list, u32 count, u32 off, u32 base, LOCA
  * offsets[i] - base onward (base = offsets[first], so the chunk's children start at 0). Staged:
  * consecutive threads make and write consecutive children, so the writes coalesce too. */
 KERNEL void expand(const GLOBAL PerftBoard *boards, u32 first, u32 n, const GLOBAL u64 *offsets,
-                   u64 base, GLOBAL PerftBoard *children) {
+                   u64 base, GLOBAL PerftBoard *children, const GLOBAL u64 *lookup_params,
+                   const GLOBAL u64 *lookup_attacks) {
     LOCAL Board parents[SCAN_GROUP];
     LOCAL u64 scan[SCAN_GROUP];
     LOCAL u16 moves[STAGE_CAP];
     LOCAL u8 owner[STAGE_CAP];
+    LOCAL u64 params[LOOKUP_WORDS];
+    lookup_load(params, lookup_params);
+    Lookup t;
+    t.params = params;
+    t.attacks = lookup_attacks;
     u32 lid = LOCAL_ID();
     Move list[256];
     u32 count, off;
-    u32 total = stage_parents(boards + first, GLOBAL_ID(), n, list, parents, scan, &count, &off);
+    u32 total = stage_parents(boards + first, GLOBAL_ID(), n, &t, list, parents, scan, &count, &off);
     /* Where this group's first parent puts its children: the group's children follow on. */
     u64 out = offsets[first + GROUP_ID() * SCAN_GROUP] - base;
     for (u32 window = 0; window < total; window += STAGE_CAP) {
@@ -198,7 +205,7 @@ KERNEL void LAUNCH_BOUNDS(SCAN_GROUP, TAIL_BLOCKS)
     Board b;
     u64 w = 0;
     int present = tail_entry(entries, weights, source, GLOBAL_ID(), n, &b, &w);
-    u32 total = stage_board(present, &b, list, parents, scan, &count, &off);
+    u32 total = stage_board(present, &b, &t, list, parents, scan, &count, &off);
     parent_weights[lid] = w;
     u64 nodes = 0;
     for (u32 window = 0; window < total; window += STAGE_CAP) {

@@ -4,21 +4,19 @@
  * distinct positions with a weight (their number of paths), and the next ply is built by
  * inserting every child, with its parent's weight, into a table that adds up the weights of equal
  * positions. The tail (perft.cl's perft_staged2 and perft_leaf) multiplies by the weights.
- * Needs perft.cl (staging, group_scan) before it.
+ * Needs perft.cl (staging, group_scan) and lookup.h before it.
  *
  * The table is open addressing with linear probing over any number of slots (the start slot is
  * the hash's low 32 bits scaled to the table). Slot = SLOT_WORDS (perft.cl) = 6 words:
- * [0] fingerprint (0: empty), [1] the summed weight, [2..5] the position. No thread ever waits on
- * another, and every comparison of positions reads slots completed by an earlier kernel:
- *   pass 0 (claim): each child walks from its start slot; at an empty slot it claims it
- *     (compare-and-swap of the fingerprint) and writes the position; at a slot with its
- *     fingerprint it stops (most likely an equal position, compared in pass 1);
- *   pass 1 (match): each child walks again and adds its weight to the first slot holding an equal
- *     position: the one claimed in pass 0, since a walk stops at the first slot with its
- *     fingerprint and no slot is ever emptied. A child that finds none (its fingerprint collided
- *     with another position's, which stopped it in pass 0) goes to the overflow list;
- *   dedup_overflow: the overflow list claims fresh slots without comparing, so a position may
- *     then hold two slots. That only costs time: the weights still add up exactly.
+ * [0] tag: 0 empty, SLOT_LOCKED while its claimer writes it, else the fingerprint; [1] the
+ * summed weight (0 in an empty slot); [2..5] the position. Each child walks from its start slot:
+ *   - at an empty slot it claims it (compare-and-swap to SLOT_LOCKED), writes the position, adds
+ *     its weight and publishes the slot (its fingerprint, after a fence);
+ *   - at a published slot with its fingerprint it compares the whole position, and if equal adds
+ *     its weight there and stops; if not (a fingerprint collision) it walks on;
+ *   - a locked slot it passes by: its position cannot be read yet. No thread ever waits on
+ *     another (PoCL runs a work-group's items one after another), at the price that a position
+ *     may rarely hold two slots, each with part of its weight.
  * Every child's weight thus lands exactly once in a slot holding its own position, and the count
  * stays exact whatever the fingerprints do (tests truncate them to force collisions).
  *
@@ -27,17 +25,18 @@
  * are impossible: equal positions have equal keys). The ranges of one ply are listed one after
  * another into one list while it has room, so that the next ply merges transpositions across
  * them too. The last ply merged is not listed: the tail reads the table itself (perft.cl's
- * SOURCE_TABLE). counters: [0] set when the table overflowed (the host splits the range and
- * redoes it), [1] overflow-list entries, [2] positions compacted, [3] slots claimed, [4] set
- * when the list ran out of room (the host counts on from what is listed, then redoes the range). */
+ * SOURCE_TABLE). counters: [0] set when the table ran full (the host splits the range and redoes
+ * it), [1] positions compacted, [2] slots claimed, [3] set when the list ran out of room (the
+ * host counts on from what is listed, then redoes the range). */
 
 /* Longest walk before a table counts as full. */
 #define MAX_PROBES 4096u
 #define COUNTER_FULL 0
-#define COUNTER_OVERFLOW 1
-#define COUNTER_COMPACTED 2
-#define COUNTER_CLAIMED 3
-#define COUNTER_LIST_FULL 4
+#define COUNTER_COMPACTED 1
+#define COUNTER_CLAIMED 2
+#define COUNTER_LIST_FULL 3
+/* The tag of a slot being written; fingerprints are never 0 or 1 (bit 1 is set). */
+#define SLOT_LOCKED U64_C(1)
 
 /* The slot a walk starts from: the hash's low 32 bits scaled to the table's size. */
 DEVICE_FN u64 start_slot(u64 h, u64 slots) { return ((h & U64_C(0xffffffff)) * slots) >> 32; }
@@ -53,54 +52,40 @@ DEVICE_FN int slot_holds(volatile GLOBAL u64 *s, PerftBoard p) {
     return s[2] == p.quad[0] && s[3] == p.quad[1] && s[4] == p.quad[2] && s[5] == p.quad[3];
 }
 
-/* Pass 0 (see above): returns 1 if it claimed a slot. `compare` = 0 is the overflow list's
- * claim-only walk, which sets its weight at once (no pass 1 follows it). */
-DEVICE_FN int dedup_claim(GLOBAL u64 *table, u64 slots, u64 h, u64 fp, PerftBoard p, u64 weight,
-                          int compare, GLOBAL u64 *counters) {
+/* Inserts position p (hash h, fingerprint fp) with `weight` paths (see above); returns 1 if it
+ * claimed a slot. */
+DEVICE_FN int dedup_insert(GLOBAL u64 *table, u64 slots, u64 h, u64 fp, PerftBoard p, u64 weight,
+                           GLOBAL u64 *counters) {
     u64 slot = start_slot(h, slots);
     for (u32 probe = 0; probe < MAX_PROBES; probe++) {
         GLOBAL u64 *s = table + slot * SLOT_WORDS;
-        u64 old = ATOMIC_CAS_U64(s, U64_C(0), fp);
-        if (old == 0) {
-            s[2] = p.quad[0];
-            s[3] = p.quad[1];
-            s[4] = p.quad[2];
-            s[5] = p.quad[3];
-            if (!compare) s[1] = weight;
-            return 1;
+        u64 tag = ((volatile GLOBAL u64 *)s)[0];
+        if (tag == 0) {
+            tag = ATOMIC_CAS_U64(s, U64_C(0), SLOT_LOCKED);
+            if (tag == 0) {
+                s[2] = p.quad[0];
+                s[3] = p.quad[1];
+                s[4] = p.quad[2];
+                s[5] = p.quad[3];
+                ATOMIC_ADD_U64(&s[1], weight);
+                /* The position before the tag: whoever sees the fingerprint reads it whole. */
+                MEMORY_FENCE();
+                ATOMIC_CAS_U64(s, SLOT_LOCKED, fp);
+                return 1;
+            }
+            /* Claimed under our feet: `tag` is what the claimer put there. */
         }
-        if (compare && old == fp) return 0;
+        if (tag == fp) {
+            MEMORY_FENCE();
+            if (slot_holds((volatile GLOBAL u64 *)s, p)) {
+                ATOMIC_ADD_U64(&s[1], weight);
+                return 0;
+            }
+        }
         if (++slot == slots) slot = 0;
     }
     counters[COUNTER_FULL] = 1;
     return 0;
-}
-
-/* Pass 1 (see above). */
-DEVICE_FN void dedup_match(GLOBAL u64 *table, u64 slots, u64 h, u64 fp, PerftBoard p, u64 weight,
-                           GLOBAL u64 *overflow, u64 overflow_cap, GLOBAL u64 *counters) {
-    u64 slot = start_slot(h, slots);
-    for (u32 probe = 0; probe < MAX_PROBES; probe++) {
-        volatile GLOBAL u64 *s = table + slot * SLOT_WORDS;
-        u64 f = s[0];
-        if (f == 0) break;
-        if (f == fp && slot_holds(s, p)) {
-            ATOMIC_ADD_U64((GLOBAL u64 *)&s[1], weight);
-            return;
-        }
-        if (++slot == slots) slot = 0;
-    }
-    u64 k = ATOMIC_ADD_U64(&counters[COUNTER_OVERFLOW], U64_C(1));
-    if (k >= overflow_cap) {
-        counters[COUNTER_FULL] = 1;
-        return;
-    }
-    GLOBAL u64 *o = overflow + k * 5;
-    o[0] = p.quad[0];
-    o[1] = p.quad[1];
-    o[2] = p.quad[2];
-    o[3] = p.quad[3];
-    o[4] = weight;
 }
 
 /* The occupancy after move m from a position with occupancy `occ` (castling: king on `from`,
@@ -134,19 +119,26 @@ DEVICE_FN u32 keep_in_range(const Board *b, Move *list, u32 count, u32 lo, u32 h
     return kept;
 }
 
-/* One pass (0: claim, 1: match) over the children of positions 0 .. n - 1 (weights[i] paths
- * each) whose key falls in [lo, hi]. The children are staged as in perft.cl's expand, so every
- * lane makes the same number of them. fp_mask keeps the fingerprint's low bits (all but in
- * tests). Claims are counted per work-group in local memory, then once in counters. */
-KERNEL void dedup_pass(const GLOBAL PerftBoard *boards, const GLOBAL u64 *weights, u32 n, u32 pass,
+/* Inserts the children of positions 0 .. n - 1 (weights[i] paths each) whose key falls in
+ * [lo, hi]. The moves out of range are dropped before staging (keep_in_range), and the rest are
+ * staged as in perft.cl's expand, so every lane makes and inserts the same number of children.
+ * fp_mask keeps the fingerprint's low bits (all but in tests). Claims are counted per work-group
+ * in local memory, then once in counters. */
+KERNEL void dedup_pass(const GLOBAL PerftBoard *boards, const GLOBAL u64 *weights, u32 n,
                        GLOBAL u64 *table, u64 slots, u64 fp_mask, u32 lo, u32 hi,
-                       GLOBAL u64 *overflow, u64 overflow_cap, GLOBAL u64 *counters) {
+                       GLOBAL u64 *counters, const GLOBAL u64 *lookup_params,
+                       const GLOBAL u64 *lookup_attacks) {
     LOCAL Board parents[SCAN_GROUP];
     LOCAL u64 parent_weights[SCAN_GROUP];
     LOCAL u64 scan[SCAN_GROUP];
     LOCAL u16 moves[STAGE_CAP];
     LOCAL u8 owner[STAGE_CAP];
     LOCAL u32 claimed;
+    LOCAL u64 params[LOOKUP_WORDS];
+    lookup_load(params, lookup_params);
+    Lookup t;
+    t.params = params;
+    t.attacks = lookup_attacks;
     u32 lid = LOCAL_ID();
     u32 i = GLOBAL_ID();
     Move list[256];
@@ -156,7 +148,7 @@ KERNEL void dedup_pass(const GLOBAL PerftBoard *boards, const GLOBAL u64 *weight
     count = 0;
     if (i < n) {
         unpack_perft(boards[i], &b);
-        count = gen_moves(&b, list);
+        count = gen_moves_lookup(&b, &t, list);
         /* The whole key space: nothing to filter (a ply that fits in one range). */
         if (lo != 0 || hi != 0xffffffffu) count = keep_in_range(&b, list, count, lo, hi);
     }
@@ -171,32 +163,13 @@ KERNEL void dedup_pass(const GLOBAL PerftBoard *boards, const GLOBAL u64 *weight
             make_move(&c, moves[k]);
             PerftBoard p = pack_perft(&c);
             u64 h = position_hash(p);
-            u64 fp = (h & fp_mask) | 1;
-            u64 w = parent_weights[owner[k]];
-            if (pass == 1) dedup_match(table, slots, h, fp, p, w, overflow, overflow_cap, counters);
-            else if (dedup_claim(table, slots, h, fp, p, w, 1, counters))
+            u64 fp = (h & fp_mask) | 2;
+            if (dedup_insert(table, slots, h, fp, p, parent_weights[owner[k]], counters))
                 ATOMIC_ADD_U32(&claimed, 1u);
         }
         BARRIER();
     }
     if (lid == 0 && claimed) ATOMIC_ADD_U64(&counters[COUNTER_CLAIMED], (u64)claimed);
-}
-
-/* The overflow list's entries each claim a fresh slot (no comparison). Launched on `cap`
- * threads (the list's capacity), so that the host need not read the list's length first. */
-KERNEL void dedup_overflow(const GLOBAL u64 *overflow, u32 cap, GLOBAL u64 *table, u64 slots,
-                           u64 fp_mask, GLOBAL u64 *counters) {
-    u32 k = GLOBAL_ID();
-    if (k >= cap || k >= counters[COUNTER_OVERFLOW]) return;
-    const GLOBAL u64 *o = overflow + (u64)k * 5;
-    PerftBoard p;
-    p.quad[0] = o[0];
-    p.quad[1] = o[1];
-    p.quad[2] = o[2];
-    p.quad[3] = o[3];
-    u64 h = position_hash(p);
-    if (dedup_claim(table, slots, h, (h & fp_mask) | 1, p, o[4], 0, counters))
-        ATOMIC_ADD_U64(&counters[COUNTER_CLAIMED], U64_C(1));
 }
 
 /* Lists the occupied slots among slots 0 .. n - 1 as positions and weights at out[first ..]
