@@ -153,7 +153,7 @@ const LIST_LOAD: f64 = 0.75;
 const LIST_MEMORY: f64 = 0.9;
 
 /// Words of perft_dedup.cl's counters.
-const COUNTERS: usize = 4;
+const COUNTERS: usize = 5;
 
 /// How merging one key range of a ply ended.
 #[derive(Debug)]
@@ -557,22 +557,21 @@ impl GpuPerft {
         // Three plies from the end the merged ply is not listed: the staged tail reads the table.
         let listed = depth > 3;
         // The list takes the whole ply if memory allows, and at least one range.
-        let cap = if listed {
-            let range = (self.slots as f64 * LIST_LOAD) as usize;
+        // (No more than the ply is expected to need, with a margin for the estimate and for
+        // positions that take two slots, though: a small ply's list would otherwise take memory
+        // from the larger plies below it. A list that proves too small for one range grows.)
+        let most = {
             let room = self.list_room(p + 1);
-            let whole = (expected as usize)
-                .min(room)
-                .min(self.options.list_positions.unwrap_or(room));
-            // (No more than the ply is expected to need, though: a small ply's list would
-            // otherwise take a range's worth of memory from the larger plies below it.)
-            let cap = whole
-                .max(range.min(expected as usize))
-                .clamp(1, children.min(1 << 40) as usize);
-            self.ensure_weighted(p + 1, cap)?;
-            cap
-        } else {
-            0
+            let range = (self.slots as f64 * LIST_LOAD) as usize;
+            room.min(self.options.list_positions.unwrap_or(room))
+                .max(range.min((expected * 1.5) as usize))
+                .clamp(1, children.min(1 << 40) as usize)
         };
+        let mut cap = 0;
+        if listed {
+            cap = ((expected * 1.5) as usize).clamp(1, most);
+            self.ensure_weighted(p + 1, cap)?;
+        }
         // Key ranges are taken in order, each as wide as keeps the table's load near TABLE_LOAD
         // at the density of distinct positions per key: estimated for the first, then measured.
         // What is left is split evenly (no thin last range: every range costs a pass over all
@@ -585,7 +584,11 @@ impl GpuPerft {
         // Positions of ply p + 1 listed so far.
         let mut filled = 0usize;
         while lo < KEYS {
-            let room = self.slots as f64 * TABLE_LOAD;
+            // Positions one range may hold: a table's worth, and a list's when listed.
+            let mut room = self.slots as f64 * TABLE_LOAD;
+            if listed {
+                room = room.min(cap as f64 / 1.15);
+            }
             let left = KEYS - lo;
             let ranges_left = ((left as f64 * density / room).ceil() as u64).max(1);
             let width = left.div_ceil(ranges_left);
@@ -631,7 +634,12 @@ impl GpuPerft {
                     nodes += self.merged_ply(p + 1, filled, depth - 1)?;
                     filled = 0;
                 }
-                // Too many positions for the table (or an empty list): take half the keys.
+                Merged::ListFull if cap < most => {
+                    cap = (cap * 2).min(most);
+                    self.ensure_weighted(p + 1, cap)?;
+                }
+                // Too many positions for the table (or for a list that cannot grow): take half
+                // the keys.
                 Merged::TableFull | Merged::ListFull if width > 1 => {
                     density = density.max(room / (width / 2) as f64);
                 }
@@ -741,6 +749,9 @@ impl GpuPerft {
                 self.compact(None, slots)?;
                 self.table_dirty = false;
             }
+        }
+        if self.trace && counters[4] != 0 {
+            eprintln!("trace: {} children passed a locked slot by", counters[4]);
         }
         Ok(if counters[0] != 0 {
             Merged::TableFull

@@ -27,7 +27,7 @@
  * them too. The last ply merged is not listed: the tail reads the table itself (perft.cl's
  * SOURCE_TABLE). counters: [0] set when the table ran full (the host splits the range and redoes
  * it), [1] positions compacted, [2] slots claimed, [3] set when the list ran out of room (the
- * host counts on from what is listed, then redoes the range). */
+ * host counts on from what is listed, then redoes the range), [4] locked slots passed by. */
 
 /* Longest walk before a table counts as full. */
 #define MAX_PROBES 4096u
@@ -35,6 +35,11 @@
 #define COUNTER_COMPACTED 1
 #define COUNTER_CLAIMED 2
 #define COUNTER_LIST_FULL 3
+#define COUNTER_PASSED 4
+/* Reads of a locked slot before passing it by: a claimer publishes within a few memory round
+ * trips, and a position that passes by takes a second slot. Bounded, so that no thread waits on
+ * one that cannot run (PoCL runs a work-group's items one after another). */
+#define LOCKED_READS 16u
 /* The tag of a slot being written; fingerprints are never 0 or 1 (bit 1 is set). */
 #define SLOT_LOCKED U64_C(1)
 
@@ -53,9 +58,9 @@ DEVICE_FN int slot_holds(volatile GLOBAL u64 *s, PerftBoard p) {
 }
 
 /* Inserts position p (hash h, fingerprint fp) with `weight` paths (see above); returns 1 if it
- * claimed a slot. */
+ * claimed a slot, and counts the locked slots it passed by in *passed. */
 DEVICE_FN int dedup_insert(GLOBAL u64 *table, u64 slots, u64 h, u64 fp, PerftBoard p, u64 weight,
-                           GLOBAL u64 *counters) {
+                           GLOBAL u64 *counters, LOCAL_PTR u32 *passed) {
     u64 slot = start_slot(h, slots);
     for (u32 probe = 0; probe < MAX_PROBES; probe++) {
         GLOBAL u64 *s = table + slot * SLOT_WORDS;
@@ -75,6 +80,9 @@ DEVICE_FN int dedup_insert(GLOBAL u64 *table, u64 slots, u64 h, u64 fp, PerftBoa
             }
             /* Claimed under our feet: `tag` is what the claimer put there. */
         }
+        for (u32 read = 0; tag == SLOT_LOCKED && read < LOCKED_READS; read++)
+            tag = ((volatile GLOBAL u64 *)s)[0];
+        if (tag == SLOT_LOCKED) ATOMIC_ADD_U32(passed, 1u);
         if (tag == fp) {
             MEMORY_FENCE();
             if (slot_holds((volatile GLOBAL u64 *)s, p)) {
@@ -133,7 +141,7 @@ KERNEL void dedup_pass(const GLOBAL PerftBoard *boards, const GLOBAL u64 *weight
     LOCAL u64 scan[SCAN_GROUP];
     LOCAL u16 moves[STAGE_CAP];
     LOCAL u8 owner[STAGE_CAP];
-    LOCAL u32 claimed;
+    LOCAL u32 claimed, passed;
     LOCAL u64 params[LOOKUP_WORDS];
     lookup_load(params, lookup_params);
     Lookup t;
@@ -143,7 +151,10 @@ KERNEL void dedup_pass(const GLOBAL PerftBoard *boards, const GLOBAL u64 *weight
     u32 i = GLOBAL_ID();
     Move list[256];
     u32 count, off;
-    if (lid == 0) claimed = 0;
+    if (lid == 0) {
+        claimed = 0;
+        passed = 0;
+    }
     Board b;
     count = 0;
     if (i < n) {
@@ -164,12 +175,13 @@ KERNEL void dedup_pass(const GLOBAL PerftBoard *boards, const GLOBAL u64 *weight
             PerftBoard p = pack_perft(&c);
             u64 h = position_hash(p);
             u64 fp = (h & fp_mask) | 2;
-            if (dedup_insert(table, slots, h, fp, p, parent_weights[owner[k]], counters))
+            if (dedup_insert(table, slots, h, fp, p, parent_weights[owner[k]], counters, &passed))
                 ATOMIC_ADD_U32(&claimed, 1u);
         }
         BARRIER();
     }
     if (lid == 0 && claimed) ATOMIC_ADD_U64(&counters[COUNTER_CLAIMED], (u64)claimed);
+    if (lid == 0 && passed) ATOMIC_ADD_U64(&counters[COUNTER_PASSED], (u64)passed);
 }
 
 /* Lists the occupied slots among slots 0 .. n - 1 as positions and weights at out[first ..]
