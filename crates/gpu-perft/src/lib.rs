@@ -52,6 +52,9 @@ pub struct PerftOptions {
     /// At most this many positions in a list of distinct positions (`None`: as many as memory
     /// allows), yet always one key range's worth. Tests take few, to split plies between lists.
     pub list_positions: Option<usize>,
+    /// Bytes the table and the lists may take together (`None`: 90% of the device's memory).
+    /// Tests take little, so that the table must give up room to a list.
+    pub memory_limit: Option<u64>,
     /// Fingerprint bits the table keeps (64 but in tests, which take fewer to force collisions).
     pub fingerprint_bits: u32,
 }
@@ -73,6 +76,7 @@ impl PerftOptions {
             positions_per_ply: positions,
             hash_bytes: 0,
             list_positions: None,
+            memory_limit: None,
             fingerprint_bits: 64,
         }
     }
@@ -560,6 +564,9 @@ impl GpuPerft {
         // (No more than the ply is expected to need, with a margin for the estimate and for
         // positions that take two slots, though: a small ply's list would otherwise take memory
         // from the larger plies below it. A list that proves too small for one range grows.)
+        if listed && !self.table_dirty {
+            self.make_list_room(p + 1, (expected * 1.05) as usize)?;
+        }
         let most = {
             let room = self.list_room(p + 1);
             let range = (self.slots as f64 * LIST_LOAD) as usize;
@@ -669,8 +676,41 @@ impl GpuPerft {
                 .filter(|&(i, _)| i != q)
                 .map(|(_, w)| bytes(&w.boards) + bytes(&w.weights))
                 .sum::<u64>();
-        let budget = (self.device.info().memory_bytes as f64 * LIST_MEMORY) as u64;
+        let budget = self
+            .options
+            .memory_limit
+            .unwrap_or((self.device.info().memory_bytes as f64 * LIST_MEMORY) as u64);
         (budget.saturating_sub(used) / ((WORDS + 1) * 8) as u64) as usize
+    }
+
+    /// Shrinks the table, if that is what it takes, so that a list of `positions` for weighted
+    /// ply `q` fits beside it: one list for a whole ply saves counting the plies below it twice,
+    /// which costs more than a somewhat smaller table's extra key ranges. At most half the table
+    /// goes, and it stays that size (lists of earlier runs may still hold what it gave up).
+    fn make_list_room(&mut self, q: usize, positions: usize) -> Result<(), GpuError> {
+        let room = self.list_room(q);
+        if room >= positions {
+            return Ok(());
+        }
+        let deficit = ((positions - room) * (WORDS + 1) * 8) as u64;
+        let table = (self.slots * SLOT_WORDS * 8) as u64;
+        if deficit > table / 2 {
+            return Ok(());
+        }
+        let slots = ((table - deficit) / (SLOT_WORDS * 8) as u64) as usize;
+        if self.trace {
+            eprintln!(
+                "trace: the table shrinks from {} to {slots} slots, for a list of {positions}",
+                self.slots
+            );
+        }
+        // Free the old table before allocating the new one (no table meanwhile, should that
+        // fail).
+        self.slots = 0;
+        self.table = self.device.alloc::<u64>(SLOT_WORDS)?;
+        self.table = self.device.alloc::<u64>(slots * SLOT_WORDS)?;
+        self.slots = slots;
+        Ok(())
     }
 
     /// Distinct children per child when ply `p` was last merged (or the nearest ply above).
