@@ -16,7 +16,7 @@
 //! source for CUDA and OpenCL.
 
 use kogge_chess::types::Square;
-use kogge_chess::{Board, Move, attacks, packed, tables};
+use kogge_chess::{Bitboard, Board, Move, attacks, packed, tables};
 use kogge_gpu::{Arg, Buffer, Device, GpuError, Kernel, Module};
 use std::time::Instant;
 
@@ -225,6 +225,8 @@ fn lookup_tables() -> (Vec<u64>, Vec<u64>) {
     }
     params.extend(Square::all().map(|sq| attacks::knight(sq).0));
     params.extend(Square::all().map(|sq| attacks::king(sq).0));
+    params.extend(Square::all().map(|sq| attacks::rook(sq, Bitboard(0)).0));
+    params.extend(Square::all().map(|sq| attacks::bishop(sq, Bitboard(0)).0));
     debug_assert_eq!(params.len(), LOOKUP_WORDS);
     let mut table = Vec::with_capacity(rook_len + tables::BISHOP_MAGIC_TABLE.len());
     table.extend_from_slice(&tables::ROOK_MAGIC_TABLE[..]);
@@ -251,7 +253,7 @@ pub fn kernel_defines() -> [(&'static str, String); 2] {
 const TAIL_BLOCKS: u32 = 6;
 
 /// Words of lookup.h's parameter array (its LOOKUP_WORDS).
-const LOOKUP_WORDS: usize = 640;
+const LOOKUP_WORDS: usize = 768;
 
 fn groups(n: usize) -> usize {
     n.div_ceil(GROUP)
