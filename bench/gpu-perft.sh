@@ -14,7 +14,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 BACKENDS=${BACKENDS:-cuda opencl}
 TIMEOUT=${TIMEOUT:-150}
-HASH_MB=${HASH_MB:-16384}
+HASH_MB=${HASH_MB:-24576}
 if [ -z "${KOGGE:-}" ]; then
     cargo build --release --quiet -p kogge
     KOGGE=target/release/kogge

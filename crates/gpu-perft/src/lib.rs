@@ -46,8 +46,8 @@ pub struct PerftOptions {
     /// Positions each ply's buffer holds; a ply with more children is split into chunks.
     pub positions_per_ply: usize,
     /// Bytes of device memory for the table that merges transpositions (`--hash`); 0 for
-    /// none. Any size, in 48-byte slots. The lists of distinct positions take more beside it,
-    /// up to 90% of the device's memory in all.
+    /// none. Any size, in 48-byte slots, up to the device's largest allocation. The lists of
+    /// distinct positions take more beside it, up to 90% of the device's memory in all.
     pub hash_bytes: usize,
     /// At most this many positions in a list of distinct positions (`None`: as many as memory
     /// allows), yet always one key range's worth. Tests take few, to split plies between lists.
@@ -279,8 +279,12 @@ impl GpuPerft {
             )));
         }
         let module = device.build(SOURCE, &kernel_defines())?;
-        // Any number of slots (the walks scale a 32-bit hash to it), so below 2^32.
-        let slots = (options.hash_bytes / (SLOT_WORDS * 8)).min(u32::MAX as usize);
+        // Any number of slots (the walks scale a 32-bit hash to it), so below 2^32, and one
+        // allocation's worth (a quarter of the memory under NVIDIA's OpenCL).
+        let bytes = options
+            .hash_bytes
+            .min(device.info().max_alloc_bytes as usize);
+        let slots = (bytes / (SLOT_WORDS * 8)).min(u32::MAX as usize);
         let slots = if slots >= GROUP { slots } else { 0 };
         let table = device.alloc::<u64>(slots.max(1) * SLOT_WORDS)?;
         let (params, attacks) = lookup_tables();
@@ -666,8 +670,8 @@ impl GpuPerft {
         Ok(nodes)
     }
 
-    /// Positions a list for weighted ply `q` may hold: what is left of `LIST_MEMORY` of the device's
-    /// memory beside the table and the lists of the other plies.
+    /// Positions a list for weighted ply `q` may hold: what is left of `LIST_MEMORY` of the
+    /// device's memory beside the table and the lists of the other plies, in one allocation.
     fn list_room(&self, q: usize) -> usize {
         let bytes = |b: &Buffer<u64>| (b.len() * 8) as u64;
         let used: u64 = bytes(&self.table)
@@ -682,7 +686,13 @@ impl GpuPerft {
             .options
             .memory_limit
             .unwrap_or((self.device.info().memory_bytes as f64 * LIST_MEMORY) as u64);
-        (budget.saturating_sub(used) / ((WORDS + 1) * 8) as u64) as usize
+        let room = (budget.saturating_sub(used) / ((WORDS + 1) * 8) as u64) as usize;
+        room.min(self.max_list())
+    }
+
+    /// Positions one list can hold: its positions are one allocation.
+    fn max_list(&self) -> usize {
+        (self.device.info().max_alloc_bytes / (WORDS * 8) as u64) as usize
     }
 
     /// Shrinks the table, if that is what it takes, so that a list of `positions` for weighted
@@ -690,6 +700,7 @@ impl GpuPerft {
     /// which costs more than a somewhat smaller table's extra key ranges. At most half the table
     /// goes, and it stays that size (lists of earlier runs may still hold what it gave up).
     fn make_list_room(&mut self, q: usize, positions: usize) -> Result<(), GpuError> {
+        let positions = positions.min(self.max_list());
         let room = self.list_room(q);
         if room >= positions {
             return Ok(());

@@ -146,6 +146,7 @@ pub(crate) fn list() -> Result<Vec<DeviceInfo>, GpuError> {
             ),
             compute_units: sms.max(0) as u32,
             memory_bytes: memory as u64,
+            max_alloc_bytes: memory as u64,
             clock_mhz: (clock_khz.max(0) / 1000) as u32,
             is_cpu: false,
             warp_size: warp.max(0) as u32,

@@ -55,6 +55,9 @@ pub struct DeviceInfo {
     /// Streaming multiprocessors (CUDA), compute units (OpenCL; cores on a CPU device).
     pub compute_units: u32,
     pub memory_bytes: u64,
+    /// The largest single allocation (OpenCL's MAX_MEM_ALLOC_SIZE, a quarter of the memory on
+    /// NVIDIA's driver; CUDA: all of it).
+    pub max_alloc_bytes: u64,
     pub clock_mhz: u32,
     pub is_cpu: bool,
     /// Threads that execute in lock step: 32 on NVIDIA, the wavefront on AMD, the preferred
@@ -170,6 +173,7 @@ mod tests {
             platform: String::new(),
             compute_units: units,
             memory_bytes: gib << 30,
+            max_alloc_bytes: gib << 30,
             clock_mhz: 1000,
             is_cpu: cpu,
             warp_size: 32,

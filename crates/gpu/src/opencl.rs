@@ -133,6 +133,9 @@ fn describe(device: &Device, index: usize, platform: String) -> Result<DeviceInf
         memory_bytes: device
             .global_mem_size()
             .ctx("clGetDeviceInfo(GLOBAL_MEM_SIZE)")?,
+        max_alloc_bytes: device
+            .max_mem_alloc_size()
+            .ctx("clGetDeviceInfo(MAX_MEM_ALLOC_SIZE)")?,
         clock_mhz: device.max_clock_frequency().unwrap_or(0),
         is_cpu: device_type & CL_DEVICE_TYPE_CPU != 0,
         warp_size: warp_size(device),
@@ -175,7 +178,19 @@ pub(crate) struct OclDevice {
     context: Context,
     queue: CommandQueue,
     max_work_group: usize,
+    /// The kernel that zeroes large buffers (see `ZERO_SOURCE`), built on first use.
+    zero: Mutex<Option<(Program, Kernel)>>,
 }
+
+/// Buffers up to this size are zeroed by clEnqueueFillBuffer. NVIDIA's driver fails a fill that
+/// reaches past 2 GiB into a buffer (CL_INVALID_COMMAND_QUEUE, or a fill of exactly 2^32 bytes
+/// silently does nothing), so larger ones are zeroed by a kernel of our own.
+const FILL_LIMIT: usize = 1 << 31;
+
+/// The zeroing kernel: 64-bit indices, a grid-stride loop.
+const ZERO_SOURCE: &str = "__kernel void kogge_zero(__global ulong *p, ulong n) {
+    for (ulong i = get_global_id(0); i < n; i += get_global_size(0)) p[i] = 0;
+}";
 
 pub(crate) struct OclModule {
     program: Program,
@@ -246,6 +261,7 @@ impl OclDevice {
             context,
             queue,
             max_work_group,
+            zero: Mutex::new(None),
         })
     }
 
@@ -276,13 +292,22 @@ impl OclDevice {
     }
 
     pub(crate) fn alloc(&self, bytes: usize) -> Result<RawOclBuffer, GpuError> {
-        // Never a zero-byte buffer: OpenCL refuses those; a 0-length Buffer keeps 1 byte.
-        let bytes = bytes.max(1);
+        // Never a zero-byte buffer: OpenCL refuses those; a 0-length Buffer keeps 1 byte. Large
+        // ones are whole words, for the zeroing kernel.
+        let bytes = if bytes > FILL_LIMIT {
+            bytes.next_multiple_of(8)
+        } else {
+            bytes.max(1)
+        };
         // SAFETY: no host pointer is given, so the driver allocates the memory itself.
         let mut buffer = unsafe {
             Buffer::<u8>::create(&self.context, CL_MEM_READ_WRITE, bytes, ptr::null_mut())
         }
         .ctx("clCreateBuffer")?;
+        if bytes > FILL_LIMIT {
+            self.zero_words(&buffer, bytes / 8)?;
+            return Ok(buffer);
+        }
         // SAFETY: the fill covers exactly the buffer's `bytes` bytes with a one-byte pattern that
         // lives until the call returns; the queue copies the pattern when the command is queued.
         unsafe {
@@ -291,6 +316,47 @@ impl OclDevice {
         }
         .ctx("clEnqueueFillBuffer")?;
         Ok(buffer)
+    }
+
+    /// Zeroes the first `words` 64-bit words of `buffer` with ZERO_SOURCE's kernel.
+    fn zero_words(&self, buffer: &RawOclBuffer, words: usize) -> Result<(), GpuError> {
+        let mut zero = self
+            .zero
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        if zero.is_none() {
+            let mut program = Program::create_from_source(&self.context, ZERO_SOURCE)
+                .ctx("clCreateProgramWithSource (zero)")?;
+            program
+                .build(&[self.device.id()], "")
+                .ctx("clBuildProgram (zero)")?;
+            let kernel = Kernel::create(&program, "kogge_zero").ctx("clCreateKernel (zero)")?;
+            *zero = Some((program, kernel));
+        }
+        let Some((_, kernel)) = zero.as_ref() else {
+            return Err(GpuError::BadLaunch(
+                "the zeroing kernel did not build".into(),
+            ));
+        };
+        let n = words as u64;
+        // SAFETY: the arguments are a buffer handle and a u64, as the kernel declares them.
+        unsafe {
+            kernel
+                .set_arg(0, &buffer.get())
+                .ctx("clSetKernelArg (zero)")?;
+            kernel.set_arg(1, &n).ctx("clSetKernelArg (zero)")?;
+        }
+        let local = 256.min(self.max_work_group);
+        let global = local * 4096;
+        // SAFETY: one dimension; the sizes point to locals that outlive the call; both
+        // arguments were set above, under the lock.
+        let event = unsafe {
+            self.queue
+                .enqueue_nd_range_kernel(kernel.get(), 1, ptr::null(), &global, &local, &[])
+        }
+        .ctx("clEnqueueNDRangeKernel (zero)")?;
+        drop(event);
+        Ok(())
     }
 
     pub(crate) fn write(&self, buffer: &mut RawOclBuffer, data: &[u8]) -> Result<(), GpuError> {

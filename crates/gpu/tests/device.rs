@@ -224,6 +224,33 @@ fn uploads_read_back_unchanged() {
 }
 
 #[test]
+fn buffers_past_two_gib_are_zeroed() {
+    // NVIDIA's OpenCL fill fails past 2 GiB into a buffer, so larger buffers are zeroed by a
+    // kernel (opencl.rs). Fill a 2 GiB + 1 MiB buffer with ones, free it, and check that a new
+    // one of the same size (most likely the same memory) reads back as zeros, at both ends.
+    const WORDS: usize = ((1 << 31) + (1 << 20)) / 8;
+    for_each_device("buffers_past_two_gib_are_zeroed", |device| {
+        let info = device.info();
+        if info.max_alloc_bytes < (WORDS * 8) as u64 || info.memory_bytes < 16 << 30 {
+            eprintln!("note: {} has too little memory for this test", info.name);
+            return;
+        }
+        let ones = vec![u64::MAX; WORDS];
+        let mut buffer = device.alloc::<u64>(WORDS).unwrap();
+        device.write(&mut buffer, &ones).unwrap();
+        drop(buffer);
+        drop(ones);
+        let buffer = device.alloc::<u64>(WORDS).unwrap();
+        let mut back = vec![1u64; WORDS];
+        device.read(&buffer, &mut back).unwrap();
+        assert!(
+            back.iter().all(|&w| w == 0),
+            "alloc must zero the whole buffer"
+        );
+    });
+}
+
+#[test]
 fn compile_errors_carry_the_compiler_log() {
     for_each_device("compile_errors_carry_the_compiler_log", |device| {
         let source = "KERNEL void broken(GLOBAL u32* out) {\n    out[0] = undefined_name_xyz;\n}\n";
