@@ -236,17 +236,35 @@ fn lookup_tables() -> (Vec<u64>, Vec<u64>) {
 
 /// The `#define`s the kernels are built with (for tests that compile them elsewhere too).
 /// `TAIL_BLOCKS` is the work-groups per multiprocessor the staged tail is compiled for (its
-/// register budget on CUDA); `KOGGE_PERFT_TAIL_BLOCKS` overrides it, for benchmarks.
-pub fn kernel_defines() -> [(&'static str, String); 2] {
-    let tail_blocks = std::env::var("KOGGE_PERFT_TAIL_BLOCKS")
-        .ok()
-        .and_then(|v| v.parse::<u32>().ok())
-        .unwrap_or(TAIL_BLOCKS);
+/// register budget on CUDA), `STAGE_PER_THREAD` the staged children per thread per window (local
+/// memory: 3 bytes each); `KOGGE_PERFT_TAIL_BLOCKS` and `KOGGE_PERFT_STAGE` override them, for
+/// benchmarks.
+pub fn kernel_defines() -> [(&'static str, String); 3] {
+    let knob = |name: &str, default: u32| {
+        std::env::var(name)
+            .ok()
+            .and_then(|v| v.parse::<u32>().ok())
+            .unwrap_or(default)
+    };
     [
         ("SCAN_GROUP", GROUP.to_string()),
-        ("TAIL_BLOCKS", tail_blocks.to_string()),
+        (
+            "TAIL_BLOCKS",
+            knob("KOGGE_PERFT_TAIL_BLOCKS", TAIL_BLOCKS).to_string(),
+        ),
+        (
+            "STAGE_PER_THREAD",
+            knob("KOGGE_PERFT_STAGE", STAGE_PER_THREAD)
+                .clamp(1, 64)
+                .to_string(),
+        ),
     ]
 }
+
+/// Staged children per thread per window (see perft.cl's staging). 8 measured at least as fast
+/// as 16 and 32 on the H100 (docs/PERFORMANCE.md), and leaves more of the multiprocessor's
+/// memory to the L1 cache that holds the attack tables.
+const STAGE_PER_THREAD: u32 = 8;
 
 /// Work-groups per multiprocessor for the staged tail: 6 of 128 threads leave 80 registers a
 /// thread, measured fastest on the H100 (docs/PERFORMANCE.md).

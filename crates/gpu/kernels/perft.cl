@@ -5,8 +5,8 @@
  * and the last plies run fused: two in perft_staged2 (children staged per work-group, the last
  * ply bulk-counted), or 1 to 3 depth-first per thread in perft_leaf. Positions travel in the
  * 32-byte form of perft_board.h. Needs board.h, movegen.h, lookup.h and perft_board.h before it;
- * SCAN_GROUP (the work-group size of every kernel here, a power of two) and TAIL_BLOCKS come from
- * the host as defines. Kernels that work on a slice of a ply take `first` and `n` (positions
+ * SCAN_GROUP (the work-group size of every kernel here, a power of two), STAGE_PER_THREAD and
+ * TAIL_BLOCKS come from the host as defines. Kernels that work on a slice of a ply take `first` and `n` (positions
  * first .. first + n - 1), so that the host can split a ply that would not fit in memory into
  * chunks. */
 
@@ -73,7 +73,7 @@ DEVICE_FN void group_sum(LOCAL_PTR u64 *sums, u64 value, GLOBAL u64 *group_sums)
  * prefix-sum the counts in local memory; the moves are then copied, one window of STAGE_CAP at a
  * time, into a local array beside the index of their parent, and thread t takes the window's
  * children t, t + SCAN_GROUP, ...: every lane gets the same work to within one child. */
-#define STAGE_CAP (SCAN_GROUP * 32)
+#define STAGE_CAP (SCAN_GROUP * STAGE_PER_THREAD)
 
 /* The second half of stage_board, for a caller that made (or filtered) the list itself. */
 DEVICE_FN u32 stage_listed(int present, const Board *b, LOCAL_PTR Board *parents,
