@@ -53,11 +53,12 @@ fn write_table(
             "platform",
             "units",
             "memory GiB",
+            "max buffer GiB",
             "clock MHz",
             "warp",
             "type",
         ];
-        let rows: Vec<[String; 9]> = list
+        let rows: Vec<[String; 10]> = list
             .devices
             .iter()
             .map(|d| {
@@ -68,6 +69,7 @@ fn write_table(
                     d.platform.clone(),
                     d.compute_units.to_string(),
                     gib(d.memory_bytes),
+                    gib(d.max_alloc_bytes),
                     d.clock_mhz.to_string(),
                     d.warp_size.to_string(),
                     if d.is_cpu { "CPU" } else { "GPU" }.to_string(),
@@ -81,7 +83,9 @@ fn write_table(
             }
         }
         // Text columns to the left, numbers to the right.
-        let numeric = [false, true, false, false, true, true, true, true, false];
+        let numeric = [
+            false, true, false, false, true, true, true, true, true, false,
+        ];
         let line = |mark: &str, cells: &[String]| {
             let mut text = mark.to_string();
             for (i, cell) in cells.iter().enumerate() {
@@ -133,6 +137,7 @@ fn to_json(list: &DeviceList, picked: Option<&DeviceInfo>) -> Value {
                 "platform": d.platform,
                 "compute_units": d.compute_units,
                 "memory_bytes": d.memory_bytes,
+                "max_alloc_bytes": d.max_alloc_bytes,
                 "clock_mhz": d.clock_mhz,
                 "warp_size": d.warp_size,
                 "is_cpu": d.is_cpu,

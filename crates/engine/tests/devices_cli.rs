@@ -55,6 +55,7 @@ fn json_has_devices_default_and_problems() {
             "index",
             "compute_units",
             "memory_bytes",
+            "max_alloc_bytes",
             "clock_mhz",
             "warp_size",
         ] {
