@@ -262,8 +262,7 @@ pub fn kernel_defines() -> [(&'static str, String); 3] {
 }
 
 /// Staged children per thread per window (see perft.cl's staging). 8 measured at least as fast
-/// as 16 and 32 on the H100 (docs/PERFORMANCE.md), and leaves more of the multiprocessor's
-/// memory to the L1 cache that holds the attack tables.
+/// as 16 and 32 on the H100 (docs/PERFORMANCE.md), with less local memory per work-group.
 const STAGE_PER_THREAD: u32 = 8;
 
 /// Work-groups per multiprocessor for the staged tail: 6 of 128 threads leave 80 registers a
@@ -522,7 +521,6 @@ impl GpuPerft {
             Source::Table => (&self.table, &self.no_weights, 2),
         };
         debug_assert!(depth == 2 || kind != 2);
-        let weighted = kind;
         let n32 = to_u32(n, "positions")?;
         if depth == 2 {
             self.device.launch(
@@ -532,7 +530,7 @@ impl GpuPerft {
                 &[
                     Arg::buf(boards),
                     Arg::buf(weights),
-                    Arg::U32(weighted),
+                    Arg::U32(kind),
                     Arg::U32(n32),
                     Arg::buf(&self.lookup_params),
                     Arg::buf(&self.lookup_attacks),
@@ -547,7 +545,7 @@ impl GpuPerft {
                 &[
                     Arg::buf(boards),
                     Arg::buf(weights),
-                    Arg::U32(weighted),
+                    Arg::U32(kind),
                     Arg::U32(n32),
                     Arg::U32(depth),
                     Arg::buf(&sums),
@@ -584,10 +582,12 @@ impl GpuPerft {
         let expected = children as f64 * (self.ratio(p) * 1.15).min(1.0);
         // Three plies from the end the merged ply is not listed: the staged tail reads the table.
         let listed = depth > 3;
-        // The list takes the whole ply if memory allows, and at least one range.
-        // (No more than the ply is expected to need, with a margin for the estimate and for
-        // positions that take two slots, though: a small ply's list would otherwise take memory
-        // from the larger plies below it. A list that proves too small for one range grows.)
+        // The list for ply p + 1 starts at what the ply is expected to need, with a margin for
+        // the estimate and for positions that take two slots (no more: a small ply's list would
+        // take memory from the larger plies below it), and grows when one range does not fit,
+        // up to `most`: what memory allows, yet at least one range's worth. The table makes room
+        // for a whole ply if it must.
+        let want = (expected * 1.5) as usize;
         if listed && !self.table_dirty {
             self.make_list_room(p + 1, (expected * 1.05) as usize)?;
         }
@@ -595,12 +595,12 @@ impl GpuPerft {
             let room = self.list_room(p + 1);
             let range = (self.slots as f64 * LIST_LOAD) as usize;
             room.min(self.options.list_positions.unwrap_or(room))
-                .max(range.min((expected * 1.5) as usize))
+                .max(range.min(want))
                 .clamp(1, children.min(1 << 40) as usize)
         };
         let mut cap = 0;
         if listed {
-            cap = ((expected * 1.5) as usize).clamp(1, most);
+            cap = want.clamp(1, most);
             self.ensure_weighted(p + 1, cap)?;
         }
         // Key ranges are taken in order, each as wide as keeps the table's load near TABLE_LOAD

@@ -6,9 +6,9 @@
  * ply bulk-counted), or 1 to 3 depth-first per thread in perft_leaf. Positions travel in the
  * 32-byte form of perft_board.h. Needs board.h, movegen.h, lookup.h and perft_board.h before it;
  * SCAN_GROUP (the work-group size of every kernel here, a power of two), STAGE_PER_THREAD and
- * TAIL_BLOCKS come from the host as defines. Kernels that work on a slice of a ply take `first` and `n` (positions
- * first .. first + n - 1), so that the host can split a ply that would not fit in memory into
- * chunks. */
+ * TAIL_BLOCKS come from the host as defines. Kernels that work on a slice of a ply take `first`
+ * and `n` (positions first .. first + n - 1), so that the host can split a ply that would not fit
+ * in memory into chunks. */
 
 KERNEL void count_children(const GLOBAL PerftBoard *boards, u32 n, GLOBAL u64 *counts) {
     u32 i = GLOBAL_ID();
@@ -150,8 +150,8 @@ KERNEL void expand(const GLOBAL PerftBoard *boards, u32 first, u32 n, const GLOB
     }
 }
 
-/* Words of a slot of perft_dedup.cl's table: [0] fingerprint (0: empty), [1] path count,
- * [2..5] the position. */
+/* Words of a slot of perft_dedup.cl's table: [0] tag (0: empty, else the fingerprint once the
+ * kernel that filled it has ended), [1] path count, [2..5] the position. */
 #define SLOT_WORDS 6u
 
 /* Where a tail's positions come from. */

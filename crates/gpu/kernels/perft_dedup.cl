@@ -14,9 +14,10 @@
  *     its weight and publishes the slot (its fingerprint, after a fence);
  *   - at a published slot with its fingerprint it compares the whole position, and if equal adds
  *     its weight there and stops; if not (a fingerprint collision) it walks on;
- *   - a locked slot it passes by: its position cannot be read yet. No thread ever waits on
- *     another (PoCL runs a work-group's items one after another), at the price that a position
- *     may rarely hold two slots, each with part of its weight.
+ *   - a locked slot it re-reads a few times (LOCKED_READS), then passes by: its position cannot
+ *     be read yet. No thread waits on another without bound (PoCL runs a work-group's items one
+ *     after another), at the price that a position may rarely hold two slots, each with part of
+ *     its weight.
  * Every child's weight thus lands exactly once in a slot holding its own position, and the count
  * stays exact whatever the fingerprints do (tests truncate them to force collisions).
  *
