@@ -6,7 +6,8 @@
 #
 # Usage: bash bench/gpu-perft.sh            (KOGGE=/path/kogge to use a prebuilt binary;
 #        BACKENDS="cuda opencl", TIMEOUT=seconds per run and HASH_MB=table size for the
-#        hash rows to change the defaults)
+#        hash rows to change the defaults; ONLY=regex keeps the rows whose "name depth" matches,
+#        e.g. ONLY='^(start 9|kiwipete 7|position 3 10)$')
 # OpenCL needs an ICD loader and vendor file on the machine (see ../shared/gpu/DEVICE.md).
 set -euo pipefail
 shopt -s inherit_errexit
@@ -34,6 +35,15 @@ ROWS=(
     "start (hash)|$START|10|69352859712417|--hash $HASH_MB"
     "start (hash)|$START|11|2097651003696806|--hash $HASH_MB"
 )
+
+if [ -n "${ONLY:-}" ]; then
+    kept=()
+    for row in "${ROWS[@]}"; do
+        IFS='|' read -r name _ depth _ <<<"$row"
+        if [[ "$name $depth" =~ $ONLY ]]; then kept+=("$row"); fi
+    done
+    ROWS=("${kept[@]}")
+fi
 
 "$KOGGE" devices
 echo

@@ -435,11 +435,38 @@ pub(crate) fn compile(full_source: &str, arch: &str) -> Result<Compiled, GpuErro
     } else {
         None
     };
+    let ptx = c_chars_to_string(&ptx);
+    dump_for_profiling(full_source, &ptx, cubin.as_deref());
     Ok(Compiled {
-        ptx: c_chars_to_string(&ptx),
+        ptx,
         cubin,
         log: log.trim().to_string(),
     })
+}
+
+/// With `KOGGE_CUDA_DUMP=DIR` set, writes what NVRTC saw and made into DIR as `kernel-N.cu`,
+/// `.ptx` and `.cubin` (N counts the modules this process compiled), for disassembly with line
+/// numbers (`nvdisasm -g -c kernel-N.cubin`) and for Nsight Compute's source view. A failed write
+/// is reported on stderr and changes nothing else.
+fn dump_for_profiling(source: &str, ptx: &str, cubin: Option<&[u8]>) {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    static MODULES: AtomicUsize = AtomicUsize::new(0);
+    let Some(dir) = std::env::var_os("KOGGE_CUDA_DUMP") else {
+        return;
+    };
+    let dir = std::path::PathBuf::from(dir);
+    let n = MODULES.fetch_add(1, Ordering::Relaxed);
+    let write = |ext: &str, bytes: &[u8]| {
+        let path = dir.join(format!("kernel-{n}.{ext}"));
+        if let Err(e) = std::fs::create_dir_all(&dir).and_then(|()| std::fs::write(&path, bytes)) {
+            eprintln!("KOGGE_CUDA_DUMP: cannot write {}: {e}", path.display());
+        }
+    };
+    write("cu", source.as_bytes());
+    write("ptx", ptx.as_bytes());
+    if let Some(cubin) = cubin {
+        write("cubin", cubin);
+    }
 }
 
 fn get_cubin(program: &ProgramGuard) -> Result<Vec<u8>, GpuError> {

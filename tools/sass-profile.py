@@ -1,0 +1,149 @@
+#!/usr/bin/env python3
+"""Adds Nsight Compute's per-SASS-instruction counts up by kernel source line and function.
+
+Inputs: the SASS page of an ncu report (`ncu -i R --page source --csv --print-source sass`,
+as bench/gpu-perft-profile.sh writes it), the cubin and source NVRTC built (KOGGE_CUDA_DUMP),
+and nvdisasm (CUDA's disassembler: on the device, or the `nvidia-cuda-nvdisasm` wheel). The
+cubin must be the one that ran: the same source, defines and NVRTC version.
+
+Usage: tools/sass-profile.py --csv pos3-sass.csv --cubin kernel-0.cubin --source kernel-0.cu
+       [--kernel perft_staged2] [--nvdisasm PATH] [--top 40]
+Prints the functions and then the source lines with the most warp instructions executed, with
+the thread instructions (lanes doing work), the stall samples and the main stall reasons.
+"""
+
+import argparse
+import csv
+import re
+import subprocess
+from collections import defaultdict
+
+LINE_RE = re.compile(r'//## File "([^"]*)", line (\d+)')
+INSN_RE = re.compile(r"/\*([0-9a-f]{4,})\*/\s+(.*?)\s*;")
+FUNC_RE = re.compile(r"^(?:KERNEL|DEVICE_FN|HEAVY_FN|__device__)\s.*?\b(\w+)\s*\(")
+
+
+def disassemble(nvdisasm, cubin, kernel):
+    """(offset, source line, text) for every instruction of `kernel`."""
+    out = subprocess.run([nvdisasm, "-g", "-c", cubin], check=True, capture_output=True, text=True).stdout
+    rows, inside, line = [], False, 0
+    for text in out.splitlines():
+        if text.startswith(".text."):
+            inside = text == f".text.{kernel}:"
+            continue
+        if not inside:
+            continue
+        m = LINE_RE.search(text)
+        if m:
+            # Lines of the prelude (before the `#line 1 "kernel"` directive: the file NVRTC was
+            # given, `kernel.cu`) count as negative, so that they stay apart from the source's.
+            line = int(m.group(2)) * (-1 if m.group(1).endswith(".cu") else 1)
+            continue
+        m = INSN_RE.search(text)
+        if m:
+            rows.append((int(m.group(1), 16), line, m.group(2)))
+    return rows
+
+
+def read_csv(path):
+    with open(path, newline="") as f:
+        lines = list(csv.reader(f))
+    header_at = next(i for i, r in enumerate(lines) if r and r[0] == "Address")
+    header = lines[header_at]
+    return [dict(zip(header, r)) for r in lines[header_at + 1:] if r and r[0].startswith("0x")]
+
+
+def functions_by_line(source_path):
+    """Source lines and their enclosing function names, for the lines after the `#line 1`
+    directive (index line - 1) and for the prelude (index -line - 1, in `prelude`)."""
+    with open(source_path) as f:
+        text = f.read().splitlines()
+    start = next(i for i, t in enumerate(text) if t.startswith("#line 1 "))
+
+    def names_of(lines):
+        names, current = [], "(top)"
+        for t in lines:
+            m = FUNC_RE.match(t)
+            if m:
+                current = m.group(1)
+            names.append(current)
+        return names
+
+    body, prelude = text[start + 1:], text[:start]
+    return body, names_of(body), prelude, ["prelude:" + n for n in names_of(prelude)]
+
+
+def describe(line, body, names, prelude, prelude_names):
+    """(function, source text) of a line number as disassemble() gives it."""
+    if 0 < line <= len(body):
+        return names[line - 1], body[line - 1].strip()
+    if 0 < -line <= len(prelude):
+        return prelude_names[-line - 1], "prelude: " + prelude[-line - 1].strip()
+    return "(none)", ""
+
+
+def num(s):
+    try:
+        return float(s.replace(",", ""))
+    except ValueError:
+        return 0.0
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--csv", required=True)
+    ap.add_argument("--cubin", required=True)
+    ap.add_argument("--source", required=True)
+    ap.add_argument("--kernel", default="perft_staged2")
+    ap.add_argument("--nvdisasm", default="nvdisasm")
+    ap.add_argument("--top", type=int, default=40)
+    args = ap.parse_args()
+
+    sass = disassemble(args.nvdisasm, args.cubin, args.kernel)
+    rows = read_csv(args.csv)
+    if len(sass) != len(rows):
+        raise SystemExit(f"{len(sass)} instructions disassembled but {len(rows)} profiled: not the same cubin")
+    lines = functions_by_line(args.source)
+    stall_cols = [c for c in rows[0] if c.startswith("stall_") and "Not Issued" not in c]
+
+    by_line = defaultdict(lambda: defaultdict(float))
+    by_func = defaultdict(lambda: defaultdict(float))
+    total = defaultdict(float)
+    for (off, line, text), r in zip(sass, rows):
+        if r["Source"].split()[:1] != text.split()[:1] and not text.startswith("@"):
+            pass  # predicates and spacing differ between the two printers; the order is what counts
+        func = describe(line, *lines)[0]
+        for key, col in (("warp", "Instructions Executed"), ("thread", "Thread Instructions Executed"),
+                         ("samples", "Warp Stall Sampling (All Samples)")):
+            v = num(r.get(col, "0"))
+            by_line[line][key] += v
+            by_func[func][key] += v
+            total[key] += v
+        for c in stall_cols:
+            v = num(r[c])
+            by_line[line][c] += v
+            by_func[func][c] += v
+            total[c] += v
+
+    def reasons(d):
+        top = sorted(((d[c], c[6:]) for c in stall_cols), reverse=True)[:3]
+        return ", ".join(f"{name} {v / max(d['samples'], 1):.0%}" for v, name in top if v)
+
+    print(f"{args.kernel}: {total['warp']:.4g} warp instructions, {total['thread']:.4g} thread "
+          f"instructions ({total['thread'] / max(total['warp'], 1):.1f} lanes each), "
+          f"{total['samples']:.0f} stall samples ({reasons(total)})")
+    print(f"\n{'function':32} {'warp %':>7} {'lanes':>6} {'stall %':>8}  main stalls")
+    for func, d in sorted(by_func.items(), key=lambda kv: -kv[1]["warp"]):
+        if d["warp"] / total["warp"] < 0.002:
+            continue
+        print(f"{func:32} {100 * d['warp'] / total['warp']:7.1f} {d['thread'] / max(d['warp'], 1):6.1f} "
+              f"{100 * d['samples'] / max(total['samples'], 1):8.1f}  {reasons(d)}")
+    print(f"\n{'line':>5} {'warp %':>7} {'lanes':>6} {'stall %':>8}  source")
+    for line, d in sorted(by_line.items(), key=lambda kv: -kv[1]["warp"])[: args.top]:
+        src = describe(line, *lines)[1][:90]
+        print(f"{line:5} {100 * d['warp'] / total['warp']:7.1f} {d['thread'] / max(d['warp'], 1):6.1f} "
+              f"{100 * d['samples'] / max(total['samples'], 1):8.1f}  {src}")
+
+
+if __name__ == "__main__":
+    main()
