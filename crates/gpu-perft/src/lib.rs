@@ -26,6 +26,7 @@ pub const SOURCE: &str = concat!(
     include_str!("../../gpu/kernels/movegen.h"),
     include_str!("../../gpu/kernels/lookup.h"),
     include_str!("../../gpu/kernels/perft_board.h"),
+    include_str!("../../gpu/kernels/quad_board.h"),
     include_str!("../../gpu/kernels/perft.cl"),
     include_str!("../../gpu/kernels/perft_dedup.cl"),
 );

@@ -106,16 +106,14 @@ DEVICE_FN int ep_is_legal(const Board *b, const Masks *m, u32 from) {
     return ((rook_attacks(m->king, empty) & orth) | (bishop_attacks(m->king, empty) & diag)) == 0;
 }
 
-/* The legal pawn moves (promotions four times), en-passant captures and castlings, counted
- * set-wise: the part of a move count both slider methods share. Not called in double check. */
-DEVICE_FN u32 count_pawns_and_specials(const Board *b, const Masks *m) {
-    u32 n = 0;
-    u64 pawns = b->pieces[PAWN] & m->us;
+/* The legal pushes and captures (promotions four times) of our pawns `pawns`, en passant
+ * apart, counted set-wise; shared by every move count. Not called in double check. */
+DEVICE_FN u32 count_pawn_moves(u64 pawns, u32 side, const Masks *m) {
     u64 push_pawns = pawns & ~m->pin_diag;
     u64 take_pawns = pawns & ~m->pin_hv;
-    u64 last = b->side ? RANK_1 : RANK_8;
+    u64 last = side ? RANK_1 : RANK_8;
     u64 single, dbl, west, east;
-    if (b->side == 0) {
+    if (side == 0) {
         single = (push_pawns << 8) & m->empty;
         dbl = ((single & RANK_3) << 8) & m->empty;
         west = ((take_pawns & NOT_A) << 7) & m->them;
@@ -139,8 +137,15 @@ DEVICE_FN u32 count_pawns_and_specials(const Board *b, const Masks *m) {
     dbl &= m->checkmask;
     west &= m->checkmask;
     east &= m->checkmask;
-    n += popc(single & ~last) + popc(dbl) + popc(west & ~last) + popc(east & ~last);
-    n += 4 * (popc(single & last) + popc(west & last) + popc(east & last));
+    return popc(single & ~last) + popc(dbl) + popc(west & ~last) + popc(east & ~last) +
+           4 * (popc(single & last) + popc(west & last) + popc(east & last));
+}
+
+/* The legal pawn moves (promotions four times), en-passant captures and castlings, counted
+ * set-wise: the part of a move count both slider methods share. Not called in double check. */
+DEVICE_FN u32 count_pawns_and_specials(const Board *b, const Masks *m) {
+    u64 pawns = b->pieces[PAWN] & m->us;
+    u32 n = count_pawn_moves(pawns, b->side, m);
 
     if (b->ep != NO_SQUARE)
         for (u64 c = pawn_attacks(b->side ^ 1u, bit(b->ep)) & pawns; c; c &= c - 1)

@@ -75,31 +75,33 @@ DEVICE_FN void group_sum(LOCAL_PTR u64 *sums, u64 value, GLOBAL u64 *group_sums)
  * children t, t + SCAN_GROUP, ...: every lane gets the same work to within one child. */
 #define STAGE_CAP (SCAN_GROUP * STAGE_PER_THREAD)
 
-/* The second half of stage_board, for a caller that made (or filtered) the list itself. */
-DEVICE_FN u32 stage_listed(int present, const Board *b, LOCAL_PTR Board *parents,
+/* The second half of stage_parent, for a caller that made (or filtered) the list itself: keeps
+ * the parent `p` (if present) in parents[] as a quad-bitboard, on which the children are made
+ * (quad_board.h), and prefix-sums the group's counts; returns the group's total of moves and
+ * sets *off to where this thread's moves start among them. */
+DEVICE_FN u32 stage_listed(int present, PerftBoard p, LOCAL_PTR QuadBoard *parents,
                            LOCAL_PTR u64 *scan, u32 count, u32 *off) {
-    if (present) parents[LOCAL_ID()] = *b;
+    if (present) {
+        QuadBoard q;
+        quad_of_perft(p, &q);
+        parents[LOCAL_ID()] = q;
+    }
     u64 total;
     *off = (u32)group_scan(scan, count, &total);
     return (u32)total;
 }
 
-/* Each thread takes parent i (if i < n), lists its moves in `list` (*count of them) and keeps
- * the position in parents[]; returns the group's total of moves and sets *off to where this
- * thread's moves start among them. */
-DEVICE_FN u32 stage_board(int present, const Board *b, const Lookup *t, Move *list,
-                          LOCAL_PTR Board *parents, LOCAL_PTR u64 *scan, u32 *count, u32 *off) {
-    *count = present ? gen_moves_lookup(b, t, list) : 0;
-    return stage_listed(present, b, parents, scan, *count, off);
-}
-
-/* stage_board for position i of `boards`, if i < n. */
-DEVICE_FN u32 stage_parents(const GLOBAL PerftBoard *boards, u32 i, u32 n, const Lookup *t,
-                            Move *list, LOCAL_PTR Board *parents, LOCAL_PTR u64 *scan, u32 *count,
-                            u32 *off) {
-    Board b;
-    if (i < n) unpack_perft(boards[i], &b);
-    return stage_board(i < n, &b, t, list, parents, scan, count, off);
+/* Each thread takes parent `p` (if present), lists its moves in `list` (*count of them) and
+ * stages it (stage_listed). */
+DEVICE_FN u32 stage_parent(int present, PerftBoard p, const Lookup *t, Move *list,
+                           LOCAL_PTR QuadBoard *parents, LOCAL_PTR u64 *scan, u32 *count, u32 *off) {
+    *count = 0;
+    if (present) {
+        Board b;
+        unpack_perft(p, &b);
+        *count = gen_moves_lookup(&b, t, list);
+    }
+    return stage_listed(present, p, parents, scan, *count, off);
 }
 
 /* Copies the part of this thread's `count` moves (group offset `off`) that falls into the window
@@ -122,7 +124,7 @@ DEVICE_FN void stage_window(const Move *list, u32 count, u32 off, u32 base, LOCA
 KERNEL void expand(const GLOBAL PerftBoard *boards, u32 first, u32 n, const GLOBAL u64 *offsets,
                    u64 base, GLOBAL PerftBoard *children, const GLOBAL u64 *lookup_params,
                    const GLOBAL u64 *lookup_attacks) {
-    LOCAL Board parents[SCAN_GROUP];
+    LOCAL QuadBoard parents[SCAN_GROUP];
     LOCAL u64 scan[SCAN_GROUP];
     LOCAL u16 moves[STAGE_CAP];
     LOCAL u8 owner[STAGE_CAP];
@@ -132,9 +134,12 @@ KERNEL void expand(const GLOBAL PerftBoard *boards, u32 first, u32 n, const GLOB
     t.params = params;
     t.attacks = lookup_attacks;
     u32 lid = LOCAL_ID();
+    u32 i = GLOBAL_ID();
     Move list[256];
     u32 count, off;
-    u32 total = stage_parents(boards + first, GLOBAL_ID(), n, &t, list, parents, scan, &count, &off);
+    PerftBoard p = {{0, 0, 0, 0}};
+    if (i < n) p = boards[first + i];
+    u32 total = stage_parent(i < n, p, &t, list, parents, scan, &count, &off);
     /* Where this group's first parent puts its children: the group's children follow on. */
     u64 out = offsets[first + GROUP_ID() * SCAN_GROUP] - base;
     for (u32 window = 0; window < total; window += STAGE_CAP) {
@@ -142,9 +147,9 @@ KERNEL void expand(const GLOBAL PerftBoard *boards, u32 first, u32 n, const GLOB
         BARRIER();
         u32 m = total - window < STAGE_CAP ? total - window : STAGE_CAP;
         for (u32 k = lid; k < m; k += SCAN_GROUP) {
-            Board c = parents[owner[k]];
-            make_move(&c, moves[k]);
-            children[out + window + k] = pack_perft(&c);
+            QuadBoard c = parents[owner[k]];
+            make_quad_move(&c, moves[k]);
+            children[out + window + k] = perft_of_quad(&c);
         }
         BARRIER();
     }
@@ -159,37 +164,35 @@ KERNEL void expand(const GLOBAL PerftBoard *boards, u32 first, u32 n, const GLOB
 #define SOURCE_WEIGHTED 1u /* a list of PerftBoards, weights[i] paths each */
 #define SOURCE_TABLE 2u    /* perft_dedup.cl's table, whose slots the tail empties as it reads */
 
-/* Position i (< n) of a tail's source into *b and its paths into *w; 0 if there is none. */
+/* Position i (< n) of a tail's source into *p and its paths into *w; 0 if there is none. */
 DEVICE_FN int tail_entry(GLOBAL u64 *entries, const GLOBAL u64 *weights, u32 source, u32 i, u32 n,
-                         Board *b, u64 *w) {
+                         PerftBoard *p, u64 *w) {
     if (i >= n) return 0;
-    PerftBoard p;
     if (source == SOURCE_TABLE) {
         GLOBAL u64 *s = entries + (u64)i * SLOT_WORDS;
         if (s[0] == 0) return 0;
-        for (u32 k = 0; k < 4; k++) p.quad[k] = s[2 + k];
+        for (u32 k = 0; k < 4; k++) p->quad[k] = s[2 + k];
         *w = s[1];
         s[0] = 0;
         s[1] = 0;
     } else {
-        for (u32 k = 0; k < 4; k++) p.quad[k] = entries[(u64)i * 4 + k];
+        for (u32 k = 0; k < 4; k++) p->quad[k] = entries[(u64)i * 4 + k];
         *w = source == SOURCE_WEIGHTED ? weights[i] : 1;
     }
-    unpack_perft(p, b);
     return 1;
 }
 
 /* The last two plies below positions 0 .. n - 1 of a source (above): the children are staged as
- * above and each thread bulk-counts the moves of its children, with table lookups (lookup.h),
- * times its parent's paths. One partial sum per work-group (in `scan`, free again after
- * staging). Compiled for TAIL_BLOCKS work-groups of
- * 128 per multiprocessor (6: 80 registers a thread, which the H100 measured faster than 96 and
- * 128; docs/PERFORMANCE.md). */
+ * above, with the parents kept as quad-bitboards (quad_board.h), and each thread makes its
+ * children on those and bulk-counts their moves by lookup, times the parent's paths. One
+ * partial sum per work-group (in `scan`, free again after staging). Compiled for TAIL_BLOCKS
+ * work-groups of 128 per multiprocessor (6: 80 registers a thread, which the H100 measured
+ * faster than 96 and 128; docs/PERFORMANCE.md). */
 KERNEL void LAUNCH_BOUNDS(SCAN_GROUP, TAIL_BLOCKS)
     perft_staged2(GLOBAL u64 *entries, const GLOBAL u64 *weights, u32 source, u32 n,
                   const GLOBAL u64 *lookup_params, const GLOBAL u64 *lookup_attacks,
                   GLOBAL u64 *group_sums) {
-    LOCAL Board parents[SCAN_GROUP];
+    LOCAL QuadBoard parents[SCAN_GROUP];
     LOCAL u64 parent_weights[SCAN_GROUP];
     LOCAL u64 scan[SCAN_GROUP];
     LOCAL u16 moves[STAGE_CAP];
@@ -202,10 +205,10 @@ KERNEL void LAUNCH_BOUNDS(SCAN_GROUP, TAIL_BLOCKS)
     u32 lid = LOCAL_ID();
     Move list[256];
     u32 count, off;
-    Board b;
+    PerftBoard p = {{0, 0, 0, 0}};
     u64 w = 0;
-    int present = tail_entry(entries, weights, source, GLOBAL_ID(), n, &b, &w);
-    u32 total = stage_board(present, &b, &t, list, parents, scan, &count, &off);
+    int present = tail_entry(entries, weights, source, GLOBAL_ID(), n, &p, &w);
+    u32 total = stage_parent(present, p, &t, list, parents, scan, &count, &off);
     parent_weights[lid] = w;
     u64 nodes = 0;
     for (u32 window = 0; window < total; window += STAGE_CAP) {
@@ -213,9 +216,9 @@ KERNEL void LAUNCH_BOUNDS(SCAN_GROUP, TAIL_BLOCKS)
         BARRIER();
         u32 m = total - window < STAGE_CAP ? total - window : STAGE_CAP;
         for (u32 k = lid; k < m; k += SCAN_GROUP) {
-            Board c = parents[owner[k]];
-            make_move(&c, moves[k]);
-            nodes += parent_weights[owner[k]] * count_moves_lookup(&c, &t);
+            QuadBoard c = parents[owner[k]];
+            make_quad_move(&c, moves[k]);
+            nodes += parent_weights[owner[k]] * count_quad_moves(&c, &t);
         }
         BARRIER();
     }

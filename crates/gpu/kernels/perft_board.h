@@ -9,7 +9,7 @@
  *                                     which there are always at least 16): black to move.
  *
  * Clocks are not kept: perft does not need them. crates/gpu-perft/src/lib.rs (perft_words) writes
- * the root in this form. */
+ * the root in this form, quad_board.h's perft_of_quad the children. */
 
 typedef struct {
     u64 quad[4];
@@ -38,28 +38,4 @@ DEVICE_FN void unpack_perft(PerftBoard p, Board *b) {
             else b->castle[2 * c + 1] = file;
         }
     }
-}
-
-DEVICE_FN PerftBoard pack_perft(const Board *b) {
-    PerftBoard p;
-    u64 q0, q1, q2;
-    quad_from_sets(b, &q0, &q1, &q2);
-    u64 q3 = b->colors[1];
-    for (u32 slot = 0; slot < 4; slot++)
-        if (b->castle[slot] != NO_FILE) {
-            u64 rook = bit(b->castle[slot] + ((slot >> 1) ? 56u : 0u));
-            q0 |= rook;
-            q1 |= rook;
-        }
-    u64 empty = ~(q0 | q1 | q2);
-    if (b->ep != NO_SQUARE) q3 |= bit(b->ep);
-    if (b->side) {
-        u64 spare = empty & ~EP_RANKS;
-        q3 |= spare & (0 - spare);
-    }
-    p.quad[0] = q0;
-    p.quad[1] = q1;
-    p.quad[2] = q2;
-    p.quad[3] = q3;
-    return p;
 }

@@ -137,7 +137,7 @@ KERNEL void dedup_pass(const GLOBAL PerftBoard *boards, const GLOBAL u64 *weight
                        GLOBAL u64 *table, u64 slots, u64 fp_mask, u32 lo, u32 hi,
                        GLOBAL u64 *counters, const GLOBAL u64 *lookup_params,
                        const GLOBAL u64 *lookup_attacks) {
-    LOCAL Board parents[SCAN_GROUP];
+    LOCAL QuadBoard parents[SCAN_GROUP];
     LOCAL u64 parent_weights[SCAN_GROUP];
     LOCAL u64 scan[SCAN_GROUP];
     LOCAL u16 moves[STAGE_CAP];
@@ -156,27 +156,29 @@ KERNEL void dedup_pass(const GLOBAL PerftBoard *boards, const GLOBAL u64 *weight
         claimed = 0;
         passed = 0;
     }
-    Board b;
+    PerftBoard p = {{0, 0, 0, 0}};
     count = 0;
     if (i < n) {
-        unpack_perft(boards[i], &b);
+        Board b;
+        p = boards[i];
+        unpack_perft(p, &b);
         count = gen_moves_lookup(&b, &t, list);
         /* The whole key space: nothing to filter (a ply that fits in one range). */
         if (lo != 0 || hi != 0xffffffffu) count = keep_in_range(&b, list, count, lo, hi);
     }
-    u32 total = stage_listed(i < n, &b, parents, scan, count, &off);
+    u32 total = stage_listed(i < n, p, parents, scan, count, &off);
     parent_weights[lid] = i < n ? weights[i] : 0;
     for (u32 window = 0; window < total; window += STAGE_CAP) {
         stage_window(list, count, off, window, moves, owner);
         BARRIER();
         u32 m = total - window < STAGE_CAP ? total - window : STAGE_CAP;
         for (u32 k = lid; k < m; k += SCAN_GROUP) {
-            Board c = parents[owner[k]];
-            make_move(&c, moves[k]);
-            PerftBoard p = pack_perft(&c);
-            u64 h = position_hash(p);
+            QuadBoard c = parents[owner[k]];
+            make_quad_move(&c, moves[k]);
+            PerftBoard child = perft_of_quad(&c);
+            u64 h = position_hash(child);
             u64 fp = (h & fp_mask) | 2;
-            if (dedup_insert(table, slots, h, fp, p, parent_weights[owner[k]], counters, &passed))
+            if (dedup_insert(table, slots, h, fp, child, parent_weights[owner[k]], counters, &passed))
                 ATOMIC_ADD_U32(&claimed, 1u);
         }
         BARRIER();
