@@ -262,13 +262,15 @@ pub fn kernel_defines() -> [(&'static str, String); 3] {
     ]
 }
 
-/// Staged children per thread per window (see perft.cl's staging). 8 measured at least as fast
-/// as 16 and 32 on the H100 (docs/PERFORMANCE.md), with less local memory per work-group.
-const STAGE_PER_THREAD: u32 = 8;
+/// Staged children per thread per window (see perft.cl's staging). With the quad-bitboard tail,
+/// 16 gave the shortest tail kernel on the H100 (Nsight Compute at locked clocks, 7 work-groups
+/// per multiprocessor: 1-2% under 8; docs/PERFORMANCE.md).
+const STAGE_PER_THREAD: u32 = 16;
 
-/// Work-groups per multiprocessor for the staged tail: 6 of 128 threads leave 80 registers a
-/// thread, measured fastest on the H100 (docs/PERFORMANCE.md).
-const TAIL_BLOCKS: u32 = 6;
+/// Work-groups per multiprocessor for the staged tail: 7 of 128 threads leave 72 registers a
+/// thread (a few spills), which measured 2-4% faster on the H100 than 6 (80 registers) and 8 (64,
+/// many spills) with the quad-bitboard tail (docs/PERFORMANCE.md).
+const TAIL_BLOCKS: u32 = 7;
 
 /// Words of lookup.h's parameter array (its LOOKUP_WORDS).
 const LOOKUP_WORDS: usize = 768;

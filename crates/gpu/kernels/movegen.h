@@ -113,25 +113,31 @@ DEVICE_FN u32 count_pawn_moves(u64 pawns, u32 side, const Masks *m) {
     u64 take_pawns = pawns & ~m->pin_hv;
     u64 last = side ? RANK_1 : RANK_8;
     u64 single, dbl, west, east;
+    /* A pinned pawn keeps to its pin ray: test the destination, mapped back per pawn. Pinned
+     * pawns are rare, so the four masks are only made when there are some. */
+    u64 pushes_pinned = push_pawns & m->pin_hv, takes_pinned = take_pawns & m->pin_diag;
     if (side == 0) {
         single = (push_pawns << 8) & m->empty;
         dbl = ((single & RANK_3) << 8) & m->empty;
         west = ((take_pawns & NOT_A) << 7) & m->them;
         east = ((take_pawns & NOT_H) << 9) & m->them;
-        /* A pinned pawn keeps to its pin ray: test the destination, mapped back per pawn. */
-        single &= ~((push_pawns & m->pin_hv) << 8) | m->pin_hv;
-        dbl &= ~((push_pawns & m->pin_hv) << 16) | m->pin_hv;
-        west &= ~((take_pawns & m->pin_diag & NOT_A) << 7) | m->pin_diag;
-        east &= ~((take_pawns & m->pin_diag & NOT_H) << 9) | m->pin_diag;
+        if (pushes_pinned | takes_pinned) {
+            single &= ~(pushes_pinned << 8) | m->pin_hv;
+            dbl &= ~(pushes_pinned << 16) | m->pin_hv;
+            west &= ~((takes_pinned & NOT_A) << 7) | m->pin_diag;
+            east &= ~((takes_pinned & NOT_H) << 9) | m->pin_diag;
+        }
     } else {
         single = (push_pawns >> 8) & m->empty;
         dbl = ((single & RANK_6) >> 8) & m->empty;
         west = ((take_pawns & NOT_A) >> 9) & m->them;
         east = ((take_pawns & NOT_H) >> 7) & m->them;
-        single &= ~((push_pawns & m->pin_hv) >> 8) | m->pin_hv;
-        dbl &= ~((push_pawns & m->pin_hv) >> 16) | m->pin_hv;
-        west &= ~((take_pawns & m->pin_diag & NOT_A) >> 9) | m->pin_diag;
-        east &= ~((take_pawns & m->pin_diag & NOT_H) >> 7) | m->pin_diag;
+        if (pushes_pinned | takes_pinned) {
+            single &= ~(pushes_pinned >> 8) | m->pin_hv;
+            dbl &= ~(pushes_pinned >> 16) | m->pin_hv;
+            west &= ~((takes_pinned & NOT_A) >> 9) | m->pin_diag;
+            east &= ~((takes_pinned & NOT_H) >> 7) | m->pin_diag;
+        }
     }
     single &= m->checkmask;
     dbl &= m->checkmask;

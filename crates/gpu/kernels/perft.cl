@@ -186,8 +186,8 @@ DEVICE_FN int tail_entry(GLOBAL u64 *entries, const GLOBAL u64 *weights, u32 sou
  * above, with the parents kept as quad-bitboards (quad_board.h), and each thread makes its
  * children on those and bulk-counts their moves by lookup, times the parent's paths. One
  * partial sum per work-group (in `scan`, free again after staging). Compiled for TAIL_BLOCKS
- * work-groups of 128 per multiprocessor (6: 80 registers a thread, which the H100 measured
- * faster than 96 and 128; docs/PERFORMANCE.md). */
+ * work-groups of 128 per multiprocessor (7: 72 registers a thread; crates/gpu-perft's
+ * TAIL_BLOCKS says why). */
 KERNEL void LAUNCH_BOUNDS(SCAN_GROUP, TAIL_BLOCKS)
     perft_staged2(GLOBAL u64 *entries, const GLOBAL u64 *weights, u32 source, u32 n,
                   const GLOBAL u64 *lookup_params, const GLOBAL u64 *lookup_attacks,
