@@ -111,6 +111,7 @@ pub struct GpuPerft {
     device: Device,
     _module: Module,
     count_children: Kernel,
+    chunk_bounds: Kernel,
     scan_blocks: Kernel,
     scan_add: Kernel,
     expand: Kernel,
@@ -140,6 +141,18 @@ pub struct GpuPerft {
     lookup_attacks: Buffer<u64>,
     /// `KOGGE_PERFT_TRACE` set: each merged ply and tail is timed and reported on stderr.
     trace: bool,
+    /// Under `trace`, without the table: seconds spent allocating ply buffers, in tails (launch
+    /// to partial sums read), and reading offsets to split plies into chunks; and tail launches.
+    spent: std::cell::Cell<Spent>,
+}
+
+/// Where a run without the table spent its time (see `GpuPerft::spent`).
+#[derive(Clone, Copy, Default, Debug)]
+struct Spent {
+    allocating: f64,
+    tails: f64,
+    offsets: f64,
+    launches: usize,
 }
 
 /// 64-bit words per table slot (perft.cl's SLOT_WORDS).
@@ -272,6 +285,10 @@ const STAGE_PER_THREAD: u32 = 16;
 /// many spills) with the quad-bitboard tail (docs/PERFORMANCE.md).
 const TAIL_BLOCKS: u32 = 7;
 
+/// The most legal moves a chess position has (chunk planning: a chunk planned to start within
+/// `step` children of the next never overflows `step + MAX_MOVES`).
+const MAX_MOVES: u64 = 218;
+
 /// Words of lookup.h's parameter array (its LOOKUP_WORDS).
 const LOOKUP_WORDS: usize = 768;
 
@@ -322,7 +339,9 @@ impl GpuPerft {
             no_weights: device.alloc::<u64>(1)?,
             distinct_ratio: Vec::new(),
             trace: std::env::var_os("KOGGE_PERFT_TRACE").is_some(),
+            spent: Default::default(),
             count_children: module.kernel("count_children")?,
+            chunk_bounds: module.kernel("chunk_bounds")?,
             scan_blocks: module.kernel("scan_blocks")?,
             scan_add: module.kernel("scan_add")?,
             expand: module.kernel("expand")?,
@@ -362,9 +381,34 @@ impl GpuPerft {
         }
         let leaf = self.options.leaf_depth.min(depth);
         let expansions = (depth - leaf) as usize;
+        let clock = Instant::now();
+        self.spent.set(Spent::default());
         self.ensure_plies(expansions + 1)?;
+        self.note(|s| s.allocating += clock.elapsed().as_secs_f64());
         self.device.write(&mut self.plies[0].boards, &root)?;
-        self.run_ply(0, 1, expansions, leaf)
+        let nodes = self.run_ply(0, 1, expansions, leaf)?;
+        if self.trace {
+            let s = self.spent.get();
+            eprintln!(
+                "trace: perft {depth}: {:.3} s in all: allocating ply buffers {:.3} s, {} tails \
+                 {:.3} s, reading offsets {:.3} s",
+                clock.elapsed().as_secs_f64(),
+                s.allocating,
+                s.launches,
+                s.tails,
+                s.offsets
+            );
+        }
+        Ok(nodes)
+    }
+
+    /// Adds to the trace's time accounts (nothing without KOGGE_PERFT_TRACE).
+    fn note(&self, add: impl FnOnce(&mut Spent)) {
+        if self.trace {
+            let mut s = self.spent.get();
+            add(&mut s);
+            self.spent.set(s);
+        }
     }
 
     /// Perft under each root move, in generation order; `progress(done, total)` after each.
@@ -453,21 +497,39 @@ impl GpuPerft {
             self.expand_chunk(p, 0, n, 0)?;
             return self.run_ply(p + 1, total as usize, expansions - 1, leaf);
         }
-        let mut offsets = vec![0u64; n];
-        self.device.read(&self.plies[p].counts, &mut offsets)?;
-        // Where parent k's children begin; parents past the end begin at the total.
-        let child_start = |k: usize| if k < n { offsets[k] } else { total };
+        // Chunks of parents whose children fit, planned on the device (perft.cl's chunk_bounds):
+        // only the chunks' bounds come back.
+        let clock = Instant::now();
+        let step = capacity.saturating_sub(MAX_MOVES).max(1);
+        let chunks = (total / step + 2) as usize;
+        let bounds: Buffer<u64> = self.device.alloc(2 * chunks)?;
+        self.device.launch(
+            &self.chunk_bounds,
+            groups(n) * GROUP,
+            GROUP,
+            &[
+                Arg::buf(&self.plies[p].counts),
+                Arg::U32(to_u32(n, "positions")?),
+                Arg::U64(total),
+                Arg::U64(step),
+                Arg::U32(to_u32(chunks, "chunks")?),
+                Arg::buf(&bounds),
+            ],
+        )?;
+        let mut host = vec![0u64; 2 * chunks];
+        self.device.read(&bounds, &mut host)?;
+        self.note(|s| s.offsets += clock.elapsed().as_secs_f64());
         let mut nodes = 0;
-        let mut start = 0;
-        while start < n {
-            let base = offsets[start];
-            let mut end = start + 1;
-            while end < n && child_start(end + 1) - base <= capacity {
-                end += 1;
+        for k in 0..chunks - 1 {
+            let (start, base) = (host[2 * k] as usize, host[2 * k + 1]);
+            let (end, next) = (host[2 * k + 2] as usize, host[2 * k + 3]);
+            if end == start {
+                continue;
             }
-            let children = child_start(end) - base;
+            let children = next - base;
             if children > capacity {
-                // One parent has at most 218 children: only a tiny test capacity gets here.
+                // A chunk has fewer than step + MAX_MOVES children: only a test capacity under
+                // one position's moves gets here.
                 return Err(GpuError::BadLaunch(format!(
                     "positions_per_ply {capacity} is below one position's children ({children})"
                 )));
@@ -475,7 +537,6 @@ impl GpuPerft {
             self.expand_chunk(p, start, end - start, base)?;
             nodes += self.run_ply(p + 1, children as usize, expansions - 1, leaf)?;
             // Plies below p + 1 were reused by that chunk; ply p's offsets are untouched.
-            start = end;
         }
         Ok(nodes)
     }
@@ -509,8 +570,14 @@ impl GpuPerft {
 
     /// The fused tail over positions `0 .. n` of ply `p`.
     fn leaves(&mut self, p: usize, n: usize, depth: u32) -> Result<u64, GpuError> {
+        let clock = Instant::now();
         let ply = &self.plies[p];
-        self.tail(Source::List(&ply.boards), n, depth)
+        let nodes = self.tail(Source::List(&ply.boards), n, depth)?;
+        self.note(|s| {
+            s.tails += clock.elapsed().as_secs_f64();
+            s.launches += 1;
+        });
+        Ok(nodes)
     }
 
     /// `depth` (1 to 3) plies below the first `n` positions of `source`, each times its paths;
