@@ -147,15 +147,23 @@ DEVICE_FN u64 fill_dir(u32 d, u64 g, u64 e) {
     }
 }
 
+/* The diagonal (a1-h8 direction) and the anti-diagonal (h1-a8) through `sq`, `sq` included. */
+DEVICE_FN u64 diagonal_of(u32 sq) {
+    i32 dd = (i32)(sq & 7u) - (i32)(sq >> 3);
+    return dd >= 0 ? 0x8040201008040201UL >> (8 * dd) : 0x8040201008040201UL << (-8 * dd);
+}
+DEVICE_FN u64 antidiagonal_of(u32 sq) {
+    i32 da = 7 - (i32)(sq & 7u) - (i32)(sq >> 3);
+    return da >= 0 ? 0x0102040810204080UL >> (8 * da) : 0x0102040810204080UL << (-8 * da);
+}
+
 /* The whole ray from `sq` in direction d on an empty board, from shifts of constant lines: a
  * few operations, against some fifteen for a fill. Used to skip directions with nothing in them. */
 DEVICE_FN u64 ray_empty(u32 d, u32 sq) {
     u64 above = ~((2UL << sq) - 1), below = (1UL << sq) - 1;
     u64 rank = 0xffUL << (sq & 56u);
-    i32 dd = (i32)(sq & 7u) - (i32)(sq >> 3);
-    i32 da = 7 - (i32)(sq & 7u) - (i32)(sq >> 3);
-    u64 diag = dd >= 0 ? 0x8040201008040201UL >> (8 * dd) : 0x8040201008040201UL << (-8 * dd);
-    u64 anti = da >= 0 ? 0x0102040810204080UL >> (8 * da) : 0x0102040810204080UL << (-8 * da);
+    u64 diag = diagonal_of(sq);
+    u64 anti = antidiagonal_of(sq);
     switch (d) {
     case 0: return 0x0101010101010100UL << sq;
     case 1: return 0x0080808080808080UL >> (sq ^ 63u);

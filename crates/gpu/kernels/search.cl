@@ -200,8 +200,13 @@ NOINLINE_FN int king_in_check(const Board *b) {
     u64 diag = (b->pieces[BISHOP] | b->pieces[QUEEN]) & t;
     if ((knight_attacks(king) & b->pieces[KNIGHT] & t) | (pawn_attacks(us, king) & b->pieces[PAWN] & t))
         return 1;
-    if (orth && (rook_attacks(king, ~occ) & orth)) return 1;
-    return diag && (bishop_attacks(king, ~occ) & diag);
+    /* Four fills per kind of line only when an enemy slider of that kind shares a line with the
+     * king on the empty board (a few operations): most of the time none does. */
+    u32 ksq = lsb(king);
+    u64 lines = (RANK_1 << (ksq & 56u)) | (0x0101010101010101UL << (ksq & 7u));
+    if ((orth & lines) && (rook_attacks(king, ~occ) & orth)) return 1;
+    u64 diagonals = diagonal_of(ksq) | antidiagonal_of(ksq);
+    return (diag & diagonals) && (bishop_attacks(king, ~occ) & diag);
 }
 
 DEVICE_FN int has_non_pawn_material(const Board *b) {
