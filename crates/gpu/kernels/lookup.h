@@ -42,19 +42,12 @@ DEVICE_FN u64 slider_lookup(const Lookup *t, u32 entry, u64 occ) {
     return t->attacks[(u32)place + (high >> (u32)(place >> 32))];
 }
 
-/* The lowest square of a non-empty set, scanned as two 32-bit words (some five instructions
- * where the 64-bit scan takes about ten). */
-DEVICE_FN u32 first_square(u64 set) {
-    u32 lo = (u32)set;
-    return lo ? CTZ32(lo) : 32u + CTZ32((u32)(set >> 32));
-}
-
 /* Runs `body` with `sq` bound to each square of `set`, lowest first. One loop over the whole
  * set: a loop per 32-bit half had the lanes of a warp whose pieces stood in different halves
  * take turns (position 3's rooks: 17 of 32 lanes active in the lookups). */
 #define FOR_EACH_SQUARE(sq, set, body)                                                          \
     for (u64 set_ = (set); set_; set_ &= set_ - 1) {                                             \
-        u32 sq = first_square(set_);                                                            \
+        u32 sq = lsb(set_);                                                            \
         body                                                                                    \
     }
 DEVICE_FN u64 rook_at(const Lookup *t, u32 sq, u64 occ) { return slider_lookup(t, sq, occ); }
@@ -90,7 +83,7 @@ DEVICE_FN void sets_of_board(const Board *b, PieceSets *s) {
  * than the overlap saved. */
 DEVICE_FN u64 enemy_attacks_lookup(const PieceSets *s, const Lookup *t, u64 occ) {
     u64 them = s->them;
-    u64 a = pawn_attacks(s->side ^ 1u, s->pawns & them) | king_at(t, first_square(s->kings & them));
+    u64 a = pawn_attacks(s->side ^ 1u, s->pawns & them) | king_at(t, lsb(s->kings & them));
     FOR_EACH_SQUARE(sq, s->knights & them, a |= knight_at(t, sq);)
     FOR_EACH_SQUARE(sq, s->orth & them, a |= rook_at(t, sq, occ);)
     FOR_EACH_SQUARE(sq, s->diag & them, a |= bishop_at(t, sq, occ);)
@@ -110,7 +103,7 @@ DEVICE_FN void prepare_sets(const PieceSets *s, const Lookup *t, Masks *m) {
     m->occ = s->us | s->them;
     m->empty = ~m->occ;
     m->king = s->kings & s->us;
-    u32 ksq = first_square(m->king);
+    u32 ksq = lsb(m->king);
     u64 orth = s->orth & m->them;
     u64 diag = s->diag & m->them;
 
@@ -120,7 +113,7 @@ DEVICE_FN void prepare_sets(const PieceSets *s, const Lookup *t, Masks *m) {
     m->checks = popc(checkers);
     m->checkmask = ~0UL;
     if (m->checks == 1) {
-        u32 c = first_square(checkers);
+        u32 c = lsb(checkers);
         m->checkmask = checkers;
         if (checkers & rk & orth) m->checkmask |= rk & rook_at(t, c, m->occ);
         else if (checkers & bk & diag) m->checkmask |= bk & bishop_at(t, c, m->occ);
@@ -132,7 +125,7 @@ DEVICE_FN void prepare_sets(const PieceSets *s, const Lookup *t, Masks *m) {
         u64 occ_x = m->occ ^ (rk & m->us);
         u64 xr = rook_at(t, ksq, occ_x);
         for (u64 p = xr & ~rk & orth; p; p &= p - 1) {
-            u32 sq = first_square(p);
+            u32 sq = lsb(p);
             m->pin_hv |= (xr & rook_at(t, sq, occ_x)) | bit(sq);
         }
     }
@@ -140,7 +133,7 @@ DEVICE_FN void prepare_sets(const PieceSets *s, const Lookup *t, Masks *m) {
         u64 occ_x = m->occ ^ (bk & m->us);
         u64 xb = bishop_at(t, ksq, occ_x);
         for (u64 p = xb & ~bk & diag; p; p &= p - 1) {
-            u32 sq = first_square(p);
+            u32 sq = lsb(p);
             m->pin_diag |= (xb & bishop_at(t, sq, occ_x)) | bit(sq);
         }
     }
@@ -198,7 +191,7 @@ DEVICE_FN u32 gen_moves_lookup(const Board *b, const Lookup *t, Move *list) {
     PieceSets s;
     Masks m;
     prepare_lookup(b, t, &s, &m);
-    u32 n = push_targets(list, 0, first_square(m.king), m.king_to);
+    u32 n = push_targets(list, 0, lsb(m.king), m.king_to);
     if (m.checks > 1) return n;
     u64 target = ~m.us & m.checkmask;
     u64 pinned = m.pin_hv | m.pin_diag;

@@ -33,7 +33,7 @@ DEVICE_FN void quad_of_perft(PerftBoard p, QuadBoard *b) {
     u64 marks = p.quad[3] & ~occ;
     b->side = (marks & ~EP_RANKS) != 0;
     u64 ep = marks & EP_RANKS;
-    b->ep = ep ? first_square(ep) : NO_SQUARE;
+    b->ep = ep ? lsb(ep) : NO_SQUARE;
 }
 
 /* The 32-byte form of a QuadBoard: the black pieces plus the en-passant and side marks on empty
@@ -135,7 +135,7 @@ DEVICE_FN int quad_ep_is_legal(const QuadBoard *b, const PieceSets *s, const Loo
     u32 cap = b->ep ^ 8u;
     if (!(m->checkmask & (bit(b->ep) | bit(cap)))) return 0;
     u64 occ = (m->occ ^ bit(from) ^ bit(cap)) | bit(b->ep);
-    u32 ksq = first_square(m->king);
+    u32 ksq = lsb(m->king);
     return ((rook_at(t, ksq, occ) & s->orth & m->them) | (bishop_at(t, ksq, occ) & s->diag & m->them)) == 0;
 }
 
@@ -170,10 +170,10 @@ DEVICE_FN u32 count_quad_moves(const QuadBoard *b, const Lookup *t) {
     u64 rights = b->q0 & b->q1 & b->q2 & s.us;
     if (m.checks == 0 && rights) {
         u32 base = b->side ? 56u : 0u;
-        u32 kfile = first_square(m.king) & 7u;
+        u32 kfile = lsb(m.king) & 7u;
         u32 rank = (u32)(m.occ >> base) & 0xffu;
         for (u64 r = rights; r; r &= r - 1) {
-            u32 rfile = first_square(r) & 7u;
+            u32 rfile = lsb(r) & 7u;
             u32 king_side = rfile > kfile;
             u32 kdst = king_side ? 6u : 2u, rdst = king_side ? 5u : 3u;
             u32 king_path = (files_between(kfile, kdst) & ~(1u << kfile)) | (1u << kdst);
@@ -197,7 +197,7 @@ DEVICE_FN u32 count_quad_moves(const QuadBoard *b, const Lookup *t) {
 
     if (b->ep != NO_SQUARE)
         for (u64 c = pawn_attacks(b->side ^ 1u, bit(b->ep)) & s.pawns & s.us; c; c &= c - 1)
-            n += quad_ep_is_legal(b, &s, t, &m, first_square(c));
+            n += quad_ep_is_legal(b, &s, t, &m, lsb(c));
 
     if (castles > 0) n += castle_is_safe(&s, t, &m, king_path0, rook0);
     if (castles > 1) n += castle_is_safe(&s, t, &m, king_path1, rook1);
