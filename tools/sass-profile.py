@@ -110,8 +110,6 @@ def main():
     by_func = defaultdict(lambda: defaultdict(float))
     total = defaultdict(float)
     for (off, line, text), r in zip(sass, rows):
-        if r["Source"].split()[:1] != text.split()[:1] and not text.startswith("@"):
-            pass  # predicates and spacing differ between the two printers; the order is what counts
         func = describe(line, *lines)[0]
         for key, col in (("warp", "Instructions Executed"), ("thread", "Thread Instructions Executed"),
                          ("samples", "Warp Stall Sampling (All Samples)")):

@@ -142,7 +142,7 @@ pub struct GpuPerft {
     /// `KOGGE_PERFT_TRACE` set: each merged ply and tail is timed and reported on stderr.
     trace: bool,
     /// Under `trace`, without the table: seconds spent allocating ply buffers, in tails (launch
-    /// to partial sums read), and reading offsets to split plies into chunks; and tail launches.
+    /// to partial sums read), and planning the chunks of split plies; and tail launches.
     spent: std::cell::Cell<Spent>,
 }
 
@@ -151,7 +151,7 @@ pub struct GpuPerft {
 struct Spent {
     allocating: f64,
     tails: f64,
-    offsets: f64,
+    chunking: f64,
     launches: usize,
 }
 
@@ -391,12 +391,12 @@ impl GpuPerft {
             let s = self.spent.get();
             eprintln!(
                 "trace: perft {depth}: {:.3} s in all: allocating ply buffers {:.3} s, {} tails \
-                 {:.3} s, reading offsets {:.3} s",
+                 {:.3} s, planning chunks {:.3} s",
                 clock.elapsed().as_secs_f64(),
                 s.allocating,
                 s.launches,
                 s.tails,
-                s.offsets
+                s.chunking
             );
         }
         Ok(nodes)
@@ -518,7 +518,7 @@ impl GpuPerft {
         )?;
         let mut host = vec![0u64; 2 * chunks];
         self.device.read(&bounds, &mut host)?;
-        self.note(|s| s.offsets += clock.elapsed().as_secs_f64());
+        self.note(|s| s.chunking += clock.elapsed().as_secs_f64());
         let mut nodes = 0;
         for k in 0..chunks - 1 {
             let (start, base) = (host[2 * k] as usize, host[2 * k + 1]);

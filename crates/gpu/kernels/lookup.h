@@ -46,8 +46,8 @@ DEVICE_FN u64 slider_lookup(const Lookup *t, u32 entry, u64 occ) {
  * set: a loop per 32-bit half had the lanes of a warp whose pieces stood in different halves
  * take turns (position 3's rooks: 17 of 32 lanes active in the lookups). */
 #define FOR_EACH_SQUARE(sq, set, body)                                                          \
-    for (u64 set_ = (set); set_; set_ &= set_ - 1) {                                             \
-        u32 sq = lsb(set_);                                                            \
+    for (u64 set_ = (set); set_; set_ &= set_ - 1) {                                            \
+        u32 sq = lsb(set_);                                                                     \
         body                                                                                    \
     }
 DEVICE_FN u64 rook_at(const Lookup *t, u32 sq, u64 occ) { return slider_lookup(t, sq, occ); }
@@ -161,6 +161,16 @@ DEVICE_FN void prepare_lookup(const Board *b, const Lookup *t, PieceSets *s, Mas
                       m->checks == 0 && (castle_path_clear(b, m, slot) | castle_path_clear(b, m, slot + 1)));
 }
 
+/* The legal destinations of our rook (or queen, as a rook) and our bishop (or queen, as a bishop)
+ * on `sq`, among `target`: a pinned slider keeps to its pin ray; the others may go anywhere (limit
+ * all ones). The caller has left out the sliders pinned along the other kind of line. */
+DEVICE_FN u64 rook_moves_lookup(const Lookup *t, const Masks *m, u32 sq, u64 target) {
+    return rook_at(t, sq, m->occ) & target & ((bit(sq) & m->pin_hv) ? m->pin_hv : ~0UL);
+}
+DEVICE_FN u64 bishop_moves_lookup(const Lookup *t, const Masks *m, u32 sq, u64 target) {
+    return bishop_at(t, sq, m->occ) & target & ((bit(sq) & m->pin_diag) ? m->pin_diag : ~0UL);
+}
+
 /* The legal moves of our knights, rooks, bishops and queens, one lookup per piece: the part of
  * a count by lookup that every position form shares. Not called in double check. */
 DEVICE_FN u32 count_piece_moves_lookup(const PieceSets *s, const Lookup *t, const Masks *m) {
@@ -168,11 +178,8 @@ DEVICE_FN u32 count_piece_moves_lookup(const PieceSets *s, const Lookup *t, cons
     u64 target = ~m->us & m->checkmask;
     u64 pinned = m->pin_hv | m->pin_diag;
     FOR_EACH_SQUARE(sq, s->knights & m->us & ~pinned, n += popc(knight_at(t, sq) & target);)
-    /* A pinned slider keeps to its pin ray; the others may go anywhere (limit all ones). */
-    FOR_EACH_SQUARE(sq, s->orth & m->us & ~m->pin_diag,
-                    n += popc(rook_at(t, sq, m->occ) & target & ((bit(sq) & m->pin_hv) ? m->pin_hv : ~0UL));)
-    FOR_EACH_SQUARE(sq, s->diag & m->us & ~m->pin_hv,
-                    n += popc(bishop_at(t, sq, m->occ) & target & ((bit(sq) & m->pin_diag) ? m->pin_diag : ~0UL));)
+    FOR_EACH_SQUARE(sq, s->orth & m->us & ~m->pin_diag, n += popc(rook_moves_lookup(t, m, sq, target));)
+    FOR_EACH_SQUARE(sq, s->diag & m->us & ~m->pin_hv, n += popc(bishop_moves_lookup(t, m, sq, target));)
     return n;
 }
 
@@ -195,11 +202,8 @@ DEVICE_FN u32 gen_moves_lookup(const Board *b, const Lookup *t, Move *list) {
     if (m.checks > 1) return n;
     u64 target = ~m.us & m.checkmask;
     u64 pinned = m.pin_hv | m.pin_diag;
-    FOR_EACH_SQUARE(sq, b->pieces[KNIGHT] & m.us & ~pinned,
-                    n = push_targets(list, n, sq, knight_at(t, sq) & target);)
-    FOR_EACH_SQUARE(sq, (b->pieces[ROOK] | b->pieces[QUEEN]) & m.us & ~m.pin_diag,
-                    n = push_targets(list, n, sq, rook_at(t, sq, m.occ) & target & ((bit(sq) & m.pin_hv) ? m.pin_hv : ~0UL));)
-    FOR_EACH_SQUARE(sq, (b->pieces[BISHOP] | b->pieces[QUEEN]) & m.us & ~m.pin_hv,
-                    n = push_targets(list, n, sq, bishop_at(t, sq, m.occ) & target & ((bit(sq) & m.pin_diag) ? m.pin_diag : ~0UL));)
+    FOR_EACH_SQUARE(sq, s.knights & m.us & ~pinned, n = push_targets(list, n, sq, knight_at(t, sq) & target);)
+    FOR_EACH_SQUARE(sq, s.orth & m.us & ~m.pin_diag, n = push_targets(list, n, sq, rook_moves_lookup(t, &m, sq, target));)
+    FOR_EACH_SQUARE(sq, s.diag & m.us & ~m.pin_hv, n = push_targets(list, n, sq, bishop_moves_lookup(t, &m, sq, target));)
     return push_pawns_and_specials(b, &m, list, n);
 }

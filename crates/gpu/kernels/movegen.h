@@ -16,7 +16,8 @@ typedef struct {
     u32 checks;    /* number of checkers, 0 to 2 */
 } Masks;
 
-/* The sides' sets and our king: the start of prepare() and of lookup.h's prepare_lookup(). */
+/* The sides' sets and our king: the start of prepare() (lookup.h's prepare_sets makes the same
+ * from its PieceSets). */
 DEVICE_FN void masks_sides(const Board *b, Masks *m) {
     m->us = color_set(b, b->side);
     m->them = color_set(b, b->side ^ 1u);
