@@ -28,7 +28,7 @@ IFS=';' read -r -a rows <<<"$POSITIONS"
 for row in "${rows[@]}"; do
     IFS='|' read -r name fen depth <<<"$row"
     echo "== $name perft $depth"
-    "$NCU" --kernel-name perft_staged2 --launch-count 1 --set full -f -o "$OUT/$name" \
+    "$NCU" --kernel-name regex:perft_staged2 --launch-count 1 --set full -f -o "$OUT/$name" \
         "$KOGGE" perft "$depth" --fen "$fen" --backend cuda >"$OUT/$name-run.txt" 2>&1 ||
         { tail -20 "$OUT/$name-run.txt"; continue; }
     "$NCU" -i "$OUT/$name.ncu-rep" --page details >"$OUT/$name-details.txt" 2>&1 || true

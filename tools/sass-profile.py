@@ -7,7 +7,7 @@ and nvdisasm (CUDA's disassembler: on the device, or the `nvidia-cuda-nvdisasm` 
 cubin must be the one that ran: the same source, defines and NVRTC version.
 
 Usage: tools/sass-profile.py --csv pos3-sass.csv --cubin kernel-0.cubin --source kernel-0.cu
-       [--kernel perft_staged2] [--nvdisasm PATH] [--top 40]
+       [--kernel NAME] [--nvdisasm PATH] [--top 40]
 Prints the functions and then the source lines with the most warp instructions executed, with
 the thread instructions (lanes doing work), the stall samples and the main stall reasons.
 """
@@ -53,6 +53,15 @@ def read_csv(path):
     return [dict(zip(header, r)) for r in lines[header_at + 1:] if r and r[0].startswith("0x")]
 
 
+def kernel_of_csv(path):
+    """The kernel an ncu SASS page is of: its first line reads "Kernel Name","NAME"."""
+    with open(path, newline="") as f:
+        first = next(csv.reader(f), [])
+    if len(first) < 2 or first[0] != "Kernel Name":
+        raise SystemExit(f"{path} names no kernel: pass --kernel")
+    return first[1]
+
+
 def functions_by_line(source_path):
     """Source lines and their enclosing function names, for the lines after the `#line 1`
     directive (index line - 1) and for the prelude (index -line - 1, in `prelude`)."""
@@ -94,11 +103,13 @@ def main():
     ap.add_argument("--csv", required=True)
     ap.add_argument("--cubin", required=True)
     ap.add_argument("--source", required=True)
-    ap.add_argument("--kernel", default="perft_staged2")
+    ap.add_argument("--kernel", help="the kernel profiled (default: the one the CSV names)")
     ap.add_argument("--nvdisasm", default="nvdisasm")
     ap.add_argument("--top", type=int, default=40)
     args = ap.parse_args()
 
+    if args.kernel is None:
+        args.kernel = kernel_of_csv(args.csv)
     sass = disassemble(args.nvdisasm, args.cubin, args.kernel)
     rows = read_csv(args.csv)
     if len(sass) != len(rows):

@@ -15,7 +15,7 @@
 //! The kernels are `crates/gpu/kernels/{board.h, movegen.h, perft.cl, perft_dedup.cl}`, one
 //! source for CUDA and OpenCL.
 
-use kogge_chess::types::Square;
+use kogge_chess::types::{Color, Square};
 use kogge_chess::{Bitboard, Board, Move, attacks, packed, tables};
 use kogge_gpu::{Arg, Buffer, Device, GpuError, Kernel, Module};
 use std::time::Instant;
@@ -116,7 +116,8 @@ pub struct GpuPerft {
     scan_add: Kernel,
     expand: Kernel,
     perft_leaf: Kernel,
-    perft_staged2: Kernel,
+    /// The staged tail under positions with white, and with black, to move.
+    perft_staged2: [Kernel; 2],
     dedup_pass: Kernel,
     dedup_compact: Kernel,
     options: PerftOptions,
@@ -144,6 +145,9 @@ pub struct GpuPerft {
     /// Under `trace`, without the table: seconds spent allocating ply buffers, in tails (launch
     /// to partial sums read), and planning the chunks of split plies; and tail launches.
     spent: std::cell::Cell<Spent>,
+    /// The side to move at the root of the perft under way (0 white, 1 black): that of ply `p`
+    /// is this one flipped `p` times, which picks the staged tail (compiled per side).
+    root_side: u32,
 }
 
 /// Where a run without the table spent its time (see `GpuPerft::spent`).
@@ -220,8 +224,9 @@ const RANK_6: u64 = 0xff << 40;
 
 /// The tables of kernels/lookup.h, from the CPU's own (computed by crates/chess/build.rs): the
 /// parameters (per rook square, then per bishop square: mask, magic, offset and shift, 0; then
-/// the knight and king attacks) and the attack blocks (rooks, then bishops, whose offsets are moved
-/// past the rooks).
+/// the knight and king attacks, the empty-board rook and bishop rays, the pawn captures of
+/// white and of black, and the castling paths) and the attack blocks (rooks, then bishops, whose
+/// offsets are moved past the rooks).
 fn lookup_tables() -> (Vec<u64>, Vec<u64>) {
     let mut params = Vec::with_capacity(LOOKUP_WORDS);
     let rook_len = tables::ROOK_MAGIC_TABLE.len();
@@ -241,11 +246,34 @@ fn lookup_tables() -> (Vec<u64>, Vec<u64>) {
     params.extend(Square::all().map(|sq| attacks::king(sq).0));
     params.extend(Square::all().map(|sq| attacks::rook(sq, Bitboard(0)).0));
     params.extend(Square::all().map(|sq| attacks::bishop(sq, Bitboard(0)).0));
+    for color in [Color::White, Color::Black] {
+        params.extend(Square::all().map(|sq| attacks::pawn(color, sq).0));
+    }
+    for king_file in 0..8 {
+        params.extend((0..8).map(|rook_file| u64::from(castle_paths(king_file, rook_file))));
+    }
     debug_assert_eq!(params.len(), LOOKUP_WORDS);
     let mut table = Vec::with_capacity(rook_len + tables::BISHOP_MAGIC_TABLE.len());
     table.extend_from_slice(&tables::ROOK_MAGIC_TABLE[..]);
     table.extend_from_slice(&tables::BISHOP_MAGIC_TABLE[..]);
     (params, table)
+}
+
+/// A castling's paths on the back rank, as lookup.h's castle_paths_at reads them: bits 0-7 the
+/// files the king crosses and ends on, bits 8-15 the files that must be empty (all either piece
+/// crosses or ends on, but their own). Chess960 rules: the king ends on the g or c file, the rook
+/// on the f or d file, on the side the rook stands.
+fn castle_paths(king_file: u32, rook_file: u32) -> u32 {
+    let files = |a: u32, b: u32| (2u32 << a.max(b)) - (1u32 << a.min(b));
+    let (king_to, rook_to) = if rook_file > king_file {
+        (6, 5)
+    } else {
+        (2, 3)
+    };
+    let king_path = (files(king_file, king_to) & !(1 << king_file)) | 1 << king_to;
+    let both = king_path | files(rook_file, rook_to);
+    let must_be_empty = both & !(1 << king_file) & !(1 << rook_file);
+    king_path | must_be_empty << 8
 }
 
 /// The `#define`s the kernels are built with (for tests that compile them elsewhere too).
@@ -290,7 +318,7 @@ const TAIL_BLOCKS: u32 = 7;
 const MAX_MOVES: u64 = 218;
 
 /// Words of lookup.h's parameter array (its LOOKUP_WORDS).
-const LOOKUP_WORDS: usize = 768;
+const LOOKUP_WORDS: usize = 960;
 
 fn groups(n: usize) -> usize {
     n.div_ceil(GROUP)
@@ -340,13 +368,17 @@ impl GpuPerft {
             distinct_ratio: Vec::new(),
             trace: std::env::var_os("KOGGE_PERFT_TRACE").is_some(),
             spent: Default::default(),
+            root_side: 0,
             count_children: module.kernel("count_children")?,
             chunk_bounds: module.kernel("chunk_bounds")?,
             scan_blocks: module.kernel("scan_blocks")?,
             scan_add: module.kernel("scan_add")?,
             expand: module.kernel("expand")?,
             perft_leaf: module.kernel("perft_leaf")?,
-            perft_staged2: module.kernel("perft_staged2")?,
+            perft_staged2: [
+                module.kernel("perft_staged2_white")?,
+                module.kernel("perft_staged2_black")?,
+            ],
             dedup_pass: module.kernel("dedup_pass")?,
             dedup_compact: module.kernel("dedup_compact")?,
             _module: module,
@@ -372,6 +404,7 @@ impl GpuPerft {
             return Ok(1);
         }
         let root = perft_words(board);
+        self.root_side = board.side_to_move() as u32;
         if self.slots > 0 {
             self.ensure_weighted(0, 1)?;
             let ply = &mut self.weighted[0];
@@ -572,7 +605,7 @@ impl GpuPerft {
     fn leaves(&mut self, p: usize, n: usize, depth: u32) -> Result<u64, GpuError> {
         let clock = Instant::now();
         let ply = &self.plies[p];
-        let nodes = self.tail(Source::List(&ply.boards), n, depth)?;
+        let nodes = self.tail(Source::List(&ply.boards), p, n, depth)?;
         self.note(|s| {
             s.tails += clock.elapsed().as_secs_f64();
             s.launches += 1;
@@ -580,9 +613,10 @@ impl GpuPerft {
         Ok(nodes)
     }
 
-    /// `depth` (1 to 3) plies below the first `n` positions of `source`, each times its paths;
-    /// 2 runs the staged kernel, 1 and 3 depth-first per thread (not from the table).
-    fn tail(&self, source: Source, n: usize, depth: u32) -> Result<u64, GpuError> {
+    /// `depth` (1 to 3) plies below the first `n` positions of `source`, which are of ply `p`,
+    /// each times its paths; 2 runs the staged kernel, 1 and 3 depth-first per thread (not from
+    /// the table).
+    fn tail(&self, source: Source, p: usize, n: usize, depth: u32) -> Result<u64, GpuError> {
         let g = groups(n);
         let sums: Buffer<u64> = self.device.alloc(g)?;
         let (boards, weights, kind) = match source {
@@ -594,7 +628,7 @@ impl GpuPerft {
         let n32 = to_u32(n, "positions")?;
         if depth == 2 {
             self.device.launch(
-                &self.perft_staged2,
+                &self.perft_staged2[(self.root_side ^ (p as u32 & 1)) as usize],
                 g * GROUP,
                 GROUP,
                 &[
@@ -637,11 +671,11 @@ impl GpuPerft {
         }
         if depth <= 2 {
             let ply = &self.weighted[p];
-            return self.tail(Source::Weighted(&ply.boards, &ply.weights), n, depth);
+            return self.tail(Source::Weighted(&ply.boards, &ply.weights), p, n, depth);
         }
         let children = {
             let ply = &self.weighted[p];
-            self.tail(Source::List(&ply.boards), n, 1)?
+            self.tail(Source::List(&ply.boards), p, n, 1)?
         };
         if children == 0 {
             return Ok(0);
@@ -718,7 +752,7 @@ impl GpuPerft {
                         continue;
                     }
                     let clock = Instant::now();
-                    let below = self.tail(Source::Table, slots, 2)?;
+                    let below = self.tail(Source::Table, p + 1, slots, 2)?;
                     self.table_dirty = false;
                     if self.trace {
                         eprintln!(
@@ -972,4 +1006,23 @@ fn scan_in_place(
     let total = scan_in_place(device, scan_blocks, scan_add, &block_sums, g)?;
     device.launch(scan_add, g * GROUP, GROUP, &args)?;
     Ok(total)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::castle_paths;
+
+    #[test]
+    fn castle_paths_of_standard_and_chess960_castlings() {
+        // King e1, rook h1: the king crosses f1 and ends on g1; f1 and g1 must be empty.
+        assert_eq!(castle_paths(4, 7), 0x60 | 0x60 << 8);
+        // King e1, rook a1: the king crosses d1 to c1; b1, c1 and d1 must be empty.
+        assert_eq!(castle_paths(4, 0), 0x0c | 0x0e << 8);
+        // Chess960, king b1 and rook a1: the king goes to c1 (and the rook to d1).
+        assert_eq!(castle_paths(1, 0), 0x04 | 0x0c << 8);
+        // King g1 and rook h1: the king stays, the rook goes to f1.
+        assert_eq!(castle_paths(6, 7), 0x40 | 0x20 << 8);
+        // King f1, rook g1: the two swap over the squares they own.
+        assert_eq!(castle_paths(5, 6), 0x40);
+    }
 }

@@ -24,7 +24,8 @@ fn perft_kernels_compile_for_sm_90() {
         "scan_add",
         "expand",
         "perft_leaf",
-        "perft_staged2",
+        "perft_staged2_white",
+        "perft_staged2_black",
     ] {
         assert!(
             ptx.contains(&format!(".entry {kernel}")),

@@ -57,12 +57,15 @@ typedef u16 Move;
 #endif
 
 DEVICE_FN u64 bit(u32 sq) { return 1UL << sq; }
-/* The lowest square of a non-empty set, scanned as two 32-bit words: some five instructions
- * where a 64-bit scan (CTZ64) takes about ten. For an empty set it is meaningless (as CTZ64's
- * is): every caller passes a king, or a set its loop has checked. */
+/* The lowest square of a non-empty set, scanned as one 32-bit word: the low word, or the high
+ * one when the low is empty. Picking the word first keeps it to one bit reverse and one
+ * leading-zero count, which run on the H100's quarter-rate unit; scanning both words and
+ * picking the result took two of each. For an empty set it is meaningless (as CTZ64's is):
+ * every caller passes a king, or a set its loop has checked. */
 DEVICE_FN u32 lsb(u64 b) {
     u32 lo = (u32)b;
-    return lo ? CTZ32(lo) : 32u + CTZ32((u32)(b >> 32));
+    u32 scan = CTZ32(lo ? lo : (u32)(b >> 32));
+    return lo ? scan : scan + 32u;
 }
 DEVICE_FN u32 popc(u64 b) { return (u32)POPCOUNT64(b); }
 

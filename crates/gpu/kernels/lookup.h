@@ -11,7 +11,9 @@
  *   params : LOOKUP_WORDS words: for entry e in 0..127 (rooks on squares 0..63, then bishops)
  *            mask, magic, (offset | (shift - 32) << 32), 0 at 4 * e; knight attacks at
  *            LOOKUP_KNIGHT + square; king attacks at LOOKUP_KING + square; rook and bishop
- *            attacks on the empty board at LOOKUP_ROOK_RAYS and LOOKUP_BISHOP_RAYS + square.
+ *            attacks on the empty board at LOOKUP_ROOK_RAYS and LOOKUP_BISHOP_RAYS + square;
+ *            a pawn's captures from a square at LOOKUP_PAWN + 64 * colour + square; castling
+ *            paths at LOOKUP_CASTLE + 8 * king file + rook file (castle_paths_at).
  *            Every shift is at least 32 (no square has more than 12 relevant bits), so the index
  *            is the high word of the product shifted: 32-bit arithmetic after one multiply.
  *   attacks: the rook blocks, then the bishop blocks (bishop offsets already count the rooks).
@@ -22,7 +24,9 @@
 #define LOOKUP_KING 576u
 #define LOOKUP_ROOK_RAYS 640u
 #define LOOKUP_BISHOP_RAYS 704u
-#define LOOKUP_WORDS 768u
+#define LOOKUP_PAWN 768u
+#define LOOKUP_CASTLE 896u
+#define LOOKUP_WORDS 960u
 
 typedef struct {
     LOCAL_PTR const u64 *params;
@@ -56,6 +60,17 @@ DEVICE_FN u64 knight_at(const Lookup *t, u32 sq) { return t->params[LOOKUP_KNIGH
 DEVICE_FN u64 king_at(const Lookup *t, u32 sq) { return t->params[LOOKUP_KING + sq]; }
 DEVICE_FN u64 rook_rays(const Lookup *t, u32 sq) { return t->params[LOOKUP_ROOK_RAYS + sq]; }
 DEVICE_FN u64 bishop_rays(const Lookup *t, u32 sq) { return t->params[LOOKUP_BISHOP_RAYS + sq]; }
+/* The squares a pawn of `colour` on `sq` takes on: one load where pawn_attacks() on a single
+ * square takes a variable shift and four constant ones. */
+DEVICE_FN u64 pawn_at(const Lookup *t, u32 colour, u32 sq) { return t->params[LOOKUP_PAWN + 64u * colour + sq]; }
+/* A castling with the king on file `king_file` and the rook on `rook_file`, as files of the
+ * back rank (Chess960 rules: the king ends on the g or c file, the rook on the f or d file):
+ * bits 0-7 the king's path (the files it crosses and ends on, whose safety is tested), bits
+ * 8-15 the files that must be empty (every file either piece crosses or ends on, but the two
+ * pieces' own). The host computes the 64 entries (crates/gpu-perft's lookup_tables). */
+DEVICE_FN u32 castle_paths_at(const Lookup *t, u32 king_file, u32 rook_file) {
+    return (u32)t->params[LOOKUP_CASTLE + 8u * king_file + rook_file];
+}
 
 /* The piece sets a move count reads, whatever form the position came in (a Board here, perft's
  * quad-bitboards in quad_board.h), so that one count serves both. Piece sets hold both colours;
@@ -109,7 +124,7 @@ DEVICE_FN void prepare_sets(const PieceSets *s, const Lookup *t, Masks *m) {
 
     u64 rk = rook_at(t, ksq, m->occ), bk = bishop_at(t, ksq, m->occ);
     u64 checkers = (knight_at(t, ksq) & s->knights & m->them) |
-                   (pawn_attacks(s->side, m->king) & s->pawns & m->them) | (rk & orth) | (bk & diag);
+                   (pawn_at(t, s->side, ksq) & s->pawns & m->them) | (rk & orth) | (bk & diag);
     m->checks = popc(checkers);
     m->checkmask = ~0UL;
     if (m->checks == 1) {

@@ -173,7 +173,7 @@ KERNEL void expand(const GLOBAL PerftBoard *boards, u32 first, u32 n, const GLOB
         u32 m = total - window < STAGE_CAP ? total - window : STAGE_CAP;
         for (u32 k = lid; k < m; k += SCAN_GROUP) {
             QuadBoard c = parents[owner[k]];
-            make_quad_move(&c, moves[k]);
+            make_quad_move(&c, moves[k], c.side, &t);
             children[out + window + k] = perft_of_quad(&c);
         }
         BARRIER();
@@ -207,22 +207,20 @@ DEVICE_FN int tail_entry(GLOBAL u64 *entries, const GLOBAL u64 *weights, u32 sou
     return 1;
 }
 
-/* The last two plies below positions 0 .. n - 1 of a source (above): the children are staged as
- * above, with the parents kept as quad-bitboards (quad_board.h), and each thread makes its
- * children on those and bulk-counts their moves by lookup, times the parent's paths. One
- * partial sum per work-group (in `scan`, free again after staging). Compiled for TAIL_BLOCKS
+/* The last two plies below positions 0 .. n - 1 of a source (above), all with `us` to move:
+ * the children are staged as above, with the parents kept as quad-bitboards (quad_board.h),
+ * and each thread makes its children on those and bulk-counts their moves by lookup, times the
+ * parent's paths. One partial sum per work-group (in `scan`, free again after staging). Two
+ * kernels run it, one per side to move (every position of a ply has the same), so that `us` is
+ * a constant and every test and select on the side folds away. (One kernel branching on a side
+ * argument around the counting counted nothing under PoCL 5.) Compiled for TAIL_BLOCKS
  * work-groups of 128 per multiprocessor (7: 72 registers a thread; crates/gpu-perft's
  * TAIL_BLOCKS says why). */
-KERNEL void LAUNCH_BOUNDS(SCAN_GROUP, TAIL_BLOCKS)
-    perft_staged2(GLOBAL u64 *entries, const GLOBAL u64 *weights, u32 source, u32 n,
-                  const GLOBAL u64 *lookup_params, const GLOBAL u64 *lookup_attacks,
-                  GLOBAL u64 *group_sums) {
-    LOCAL QuadBoard parents[SCAN_GROUP];
-    LOCAL u64 parent_weights[SCAN_GROUP];
-    LOCAL u64 scan[SCAN_GROUP];
-    LOCAL u16 moves[STAGE_CAP];
-    LOCAL u8 owner[STAGE_CAP];
-    LOCAL u64 params[LOOKUP_WORDS];
+DEVICE_FN void staged2(GLOBAL u64 *entries, const GLOBAL u64 *weights, u32 source, u32 n,
+                       const GLOBAL u64 *lookup_params, const GLOBAL u64 *lookup_attacks,
+                       GLOBAL u64 *group_sums, LOCAL_PTR QuadBoard *parents, LOCAL_PTR u64 *parent_weights,
+                       LOCAL_PTR u64 *scan, LOCAL_PTR u16 *moves, LOCAL_PTR u8 *owner, LOCAL_PTR u64 *params,
+                       u32 us) {
     lookup_load(params, lookup_params);
     Lookup t;
     t.params = params;
@@ -242,13 +240,30 @@ KERNEL void LAUNCH_BOUNDS(SCAN_GROUP, TAIL_BLOCKS)
         u32 m = total - window < STAGE_CAP ? total - window : STAGE_CAP;
         for (u32 k = lid; k < m; k += SCAN_GROUP) {
             QuadBoard c = parents[owner[k]];
-            make_quad_move(&c, moves[k]);
-            nodes += parent_weights[owner[k]] * count_quad_moves(&c, &t);
+            make_quad_move(&c, moves[k], us, &t);
+            nodes += parent_weights[owner[k]] * count_quad_moves(&c, &t, us ^ 1u);
         }
         BARRIER();
     }
     group_sum(scan, nodes, group_sums);
 }
+
+/* perft_staged2 under positions with white (_white) or black (_black) to move. */
+#define STAGED2_KERNEL(name, us)                                                                   \
+    KERNEL void LAUNCH_BOUNDS(SCAN_GROUP, TAIL_BLOCKS)                                             \
+        name(GLOBAL u64 *entries, const GLOBAL u64 *weights, u32 source, u32 n,                    \
+             const GLOBAL u64 *lookup_params, const GLOBAL u64 *lookup_attacks, GLOBAL u64 *group_sums) { \
+        LOCAL QuadBoard parents[SCAN_GROUP];                                                       \
+        LOCAL u64 parent_weights[SCAN_GROUP];                                                      \
+        LOCAL u64 scan[SCAN_GROUP];                                                                \
+        LOCAL u16 moves[STAGE_CAP];                                                                \
+        LOCAL u8 owner[STAGE_CAP];                                                                 \
+        LOCAL u64 params[LOOKUP_WORDS];                                                            \
+        staged2(entries, weights, source, n, lookup_params, lookup_attacks, group_sums, parents,   \
+                parent_weights, scan, moves, owner, params, us);                                  \
+    }
+STAGED2_KERNEL(perft_staged2_white, 0u)
+STAGED2_KERNEL(perft_staged2_black, 1u)
 
 DEVICE_FN u64 perft2(const Board *b) {
     Move list[256];

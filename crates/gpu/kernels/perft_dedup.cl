@@ -174,7 +174,7 @@ KERNEL void dedup_pass(const GLOBAL PerftBoard *boards, const GLOBAL u64 *weight
         u32 m = total - window < STAGE_CAP ? total - window : STAGE_CAP;
         for (u32 k = lid; k < m; k += SCAN_GROUP) {
             QuadBoard c = parents[owner[k]];
-            make_quad_move(&c, moves[k]);
+            make_quad_move(&c, moves[k], c.side, &t);
             PerftBoard child = perft_of_quad(&c);
             u64 h = position_hash(child);
             u64 fp = (h & fp_mask) | 2;

@@ -52,8 +52,11 @@ DEVICE_FN PerftBoard perft_of_quad(const QuadBoard *b) {
     return p;
 }
 
-/* The piece sets of a QuadBoard, from its codes. */
-DEVICE_FN void sets_of_quad(const QuadBoard *b, PieceSets *s) {
+/* The piece sets of a QuadBoard, from its codes, with `side` (b->side) to move. The callers in
+ * the staged tail pass a constant: every position of a ply has the same side to move, so the
+ * tail is compiled once per side (perft.cl), and the selects and branches on the side fold
+ * away. */
+DEVICE_FN void sets_of_quad(const QuadBoard *b, u32 side, PieceSets *s) {
     u64 q0 = b->q0, q1 = b->q1, q2 = b->q2;
     u64 occ = q0 | q1 | q2;
     s->pawns = q0 & ~q1 & ~q2;
@@ -61,9 +64,9 @@ DEVICE_FN void sets_of_quad(const QuadBoard *b, PieceSets *s) {
     s->diag = q0 & (q1 ^ q2);     /* 3 bishop, 5 queen */
     s->orth = q2 & (q0 | ~q1);    /* 4 rook, 5 queen, 7 rook with castling right */
     s->kings = ~q0 & q1 & q2;
-    s->us = b->side ? b->black : occ & ~b->black;
+    s->us = side ? b->black : occ & ~b->black;
     s->them = occ & ~s->us;
-    s->side = b->side;
+    s->side = side;
 }
 
 /* Writes piece code `code` on the (empty) squares `at`. */
@@ -87,10 +90,10 @@ DEVICE_FN void drop_castling(QuadBoard *b, u64 us) {
     b->q1 &= ~rights;
 }
 
-/* make_move() on a QuadBoard: the same position as make_move() on the equivalent Board. */
-DEVICE_FN void make_quad_move(QuadBoard *b, Move m) {
+/* make_move() on a QuadBoard whose side to move is `us` (b->side; a constant in the staged
+ * tail, as for sets_of_quad): the same position as make_move() on the equivalent Board. */
+DEVICE_FN void make_quad_move(QuadBoard *b, Move m, u32 us, const Lookup *t) {
     u32 from = m & 63u, to = (m >> 6) & 63u, kind = (m >> 12) & 3u;
-    u32 us = b->side;
     u64 fb = bit(from), tb = bit(to);
     u64 occ = b->q0 | b->q1 | b->q2;
     u64 own = us ? b->black : occ & ~b->black;
@@ -122,7 +125,7 @@ DEVICE_FN void make_quad_move(QuadBoard *b, Move m) {
         if (code == PAWN + 1u && (from ^ to) == 16u) {
             u32 ep = (from + to) >> 1;
             u64 their_pawns = b->q0 & ~b->q1 & ~b->q2 & (us ? ~b->black : b->black);
-            if (pawn_attacks(us, bit(ep)) & their_pawns) b->ep = ep;
+            if (pawn_at(t, us, ep) & their_pawns) b->ep = ep;
         }
     }
     b->side = us ^ 1u;
@@ -139,12 +142,6 @@ DEVICE_FN int quad_ep_is_legal(const QuadBoard *b, const PieceSets *s, const Loo
     return ((rook_at(t, ksq, occ) & s->orth & m->them) | (bishop_at(t, ksq, occ) & s->diag & m->them)) == 0;
 }
 
-/* The files a to c and those between, as bits of one rank. */
-DEVICE_FN u32 files_between(u32 a, u32 c) {
-    u32 lo = a < c ? a : c, hi = a < c ? c : a;
-    return (2u << hi) - (1u << lo);
-}
-
 /* Whether the king's path of a castling with the rook on `rook` is safe. The rook is lifted: it
  * may be what shields the path. That changes the enemy's attacks only if the enemy attacks the
  * rook's square; otherwise the map finish_king_moves made serves. */
@@ -153,38 +150,37 @@ DEVICE_FN u32 castle_is_safe(const PieceSets *s, const Lookup *t, const Masks *m
     return (king_path & danger) == 0;
 }
 
-/* count_moves_lookup() on a QuadBoard, with en passant and castling by lookup too. */
-DEVICE_FN u32 count_quad_moves(const QuadBoard *b, const Lookup *t) {
+/* count_moves_lookup() on a QuadBoard with `side` (b->side) to move, with en passant and
+ * castling by lookup too. */
+DEVICE_FN u32 count_quad_moves(const QuadBoard *b, const Lookup *t, u32 side) {
     PieceSets s;
     Masks m;
-    sets_of_quad(b, &s);
+    sets_of_quad(b, side, &s);
     prepare_sets(&s, t, &m);
 
     /* Castlings whose squares are free (Chess960 rules: the king and the rook end on the g/c
      * and f/d files; the squares they cross must be empty but for the two of them); the king's
      * path is checked against the attack map below. At most one castling rook per wing. The
-     * king and its rooks share the back rank, so the paths are worked out on that rank's eight
-     * bits. */
+     * king and its rooks share the back rank, so the paths are a table's bits of that rank
+     * (castle_paths_at). */
     u64 king_path0 = 0, rook0 = 0, king_path1 = 0, rook1 = 0; /* scalars: no private array */
     u32 castles = 0;
     u64 rights = b->q0 & b->q1 & b->q2 & s.us;
     if (m.checks == 0 && rights) {
-        u32 base = b->side ? 56u : 0u;
+        u32 base = side ? 56u : 0u;
         u32 kfile = lsb(m.king) & 7u;
         u32 rank = (u32)(m.occ >> base) & 0xffu;
         for (u64 r = rights; r; r &= r - 1) {
             u32 rfile = lsb(r) & 7u;
-            u32 king_side = rfile > kfile;
-            u32 kdst = king_side ? 6u : 2u, rdst = king_side ? 5u : 3u;
-            u32 king_path = (files_between(kfile, kdst) & ~(1u << kfile)) | (1u << kdst);
-            u32 path = king_path | files_between(rfile, rdst);
-            if ((path & rank & ~(1u << kfile) & ~(1u << rfile)) == 0) {
+            u32 paths = castle_paths_at(t, kfile, rfile);
+            if (((paths >> 8) & rank) == 0) {
+                u64 king_path = (u64)(paths & 0xffu) << base, rook = (u64)(1u << rfile) << base;
                 if (castles == 0) {
-                    king_path0 = (u64)king_path << base;
-                    rook0 = bit(base + rfile);
+                    king_path0 = king_path;
+                    rook0 = rook;
                 } else {
-                    king_path1 = (u64)king_path << base;
-                    rook1 = bit(base + rfile);
+                    king_path1 = king_path;
+                    rook1 = rook;
                 }
                 castles++;
             }
@@ -193,10 +189,10 @@ DEVICE_FN u32 count_quad_moves(const QuadBoard *b, const Lookup *t) {
     finish_king_moves(&s, t, &m, castles != 0);
     u32 n = popc(m.king_to);
     if (m.checks > 1) return n;
-    n += count_piece_moves_lookup(&s, t, &m) + count_pawn_moves(s.pawns & s.us, b->side, &m);
+    n += count_piece_moves_lookup(&s, t, &m) + count_pawn_moves(s.pawns & s.us, side, &m);
 
     if (b->ep != NO_SQUARE)
-        for (u64 c = pawn_attacks(b->side ^ 1u, bit(b->ep)) & s.pawns & s.us; c; c &= c - 1)
+        for (u64 c = pawn_at(t, side ^ 1u, b->ep) & s.pawns & s.us; c; c &= c - 1)
             n += quad_ep_is_legal(b, &s, t, &m, lsb(c));
 
     if (castles > 0) n += castle_is_safe(&s, t, &m, king_path0, rook0);
