@@ -71,6 +71,14 @@ DEVICE_FN u32 kogge_ctz64(u64 x) { return (u32)(__ffsll((long long)x) - 1); }
 DEVICE_FN u32 kogge_ctz32(u32 x) { return (u32)__clz((int)__brev(x)); }
 #define CTZ32(x) kogge_ctz32((u32)(x))
 
+// ---- Warp votes ----------------------------------------------------------------------------------
+// ALL_IN_WARP(p): whether p holds on every lane of the warp (OpenCL: sub-group) running the call
+// together. Where the backend has no vote, WARP_VOTES is 0 and ALL_IN_WARP(p) is the lane's own p:
+// a kernel that votes to keep a warp on one of two correct paths stays correct there, but its
+// lanes may split between the paths (test WARP_VOTES to keep the path that serves every lane).
+#define WARP_VOTES 1
+#define ALL_IN_WARP(p) __all_sync(__activemask(), (p))
+
 // ---- Atomics: add v to *p, return the previous value (u64 / u32) -------------------------------
 // p may point to global or shared memory.
 #define ATOMIC_ADD_U64(p, v) ((u64)atomicAdd((unsigned long long*)(p), (unsigned long long)(v)))

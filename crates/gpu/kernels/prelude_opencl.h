@@ -62,6 +62,26 @@ DEVICE_FN u32 kogge_ctz64(u64 x) { return (u32)(63 - clz(x & (0 - x))); }
 DEVICE_FN u32 kogge_ctz32(u32 x) { return (u32)(31 - clz(x & (0u - x))); }
 #define CTZ32(x) kogge_ctz32((u32)(x))
 
+// ---- Warp votes (see prelude_cuda.h) --------------------------------------------------------------
+// OpenCL 1.2 has no sub-group votes. NVIDIA's compiler takes inline PTX (the host defines
+// KOGGE_OPENCL_NVIDIA there), so the vote is PTX's, among the lanes running it (activemask);
+// elsewhere each work-item decides alone.
+#ifdef KOGGE_OPENCL_NVIDIA
+#define WARP_VOTES 1
+DEVICE_FN int kogge_all_in_warp(int p) {
+    int all;
+    asm volatile("{ .reg .pred p, q; .reg .b32 m; activemask.b32 m; setp.ne.s32 p, %1, 0; "
+                 "vote.sync.all.pred q, p, m; selp.s32 %0, 1, 0, q; }"
+                 : "=r"(all)
+                 : "r"(p));
+    return all;
+}
+#define ALL_IN_WARP(p) kogge_all_in_warp((p) ? 1 : 0)
+#else
+#define WARP_VOTES 0
+#define ALL_IN_WARP(p) (p)
+#endif
+
 // ---- Atomics: add v to *p, return the previous value (u64 / u32) -------------------------------
 #define ATOMIC_ADD_U64(p, v) ((u64)atom_add((p), (u64)(v)))
 #define ATOMIC_ADD_U32(p, v) ((u32)atomic_add((p), (u32)(v)))

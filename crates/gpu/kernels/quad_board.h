@@ -186,7 +186,7 @@ DEVICE_FN u32 count_quad_moves(const QuadBoard *b, const Lookup *t, u32 side) {
             }
         }
     }
-    finish_king_moves(&s, t, &m, castles != 0);
+    finish_king_moves_voted(&s, t, &m, castles != 0);
     u32 n = popc(m.king_to);
     if (m.checks > 1) return n;
     n += count_piece_moves_lookup(&s, t, &m) + count_pawn_moves(s.pawns & s.us, side, &m);

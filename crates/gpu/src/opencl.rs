@@ -178,6 +178,9 @@ pub(crate) struct OclDevice {
     context: Context,
     queue: CommandQueue,
     max_work_group: usize,
+    /// NVIDIA's driver, whose compiler takes inline PTX: programs are built with
+    /// `KOGGE_OPENCL_NVIDIA` defined, for the prelude's warp votes.
+    nvidia: bool,
     /// The kernel that zeroes large buffers (see `ZERO_SOURCE`), built on first use.
     zero: Mutex<Option<(Program, Kernel)>>,
 }
@@ -256,7 +259,12 @@ impl OclDevice {
         let max_work_group = device
             .max_work_group_size()
             .ctx("clGetDeviceInfo(MAX_WORK_GROUP_SIZE)")?;
+        let nvidia = device
+            .extensions()
+            .unwrap_or_default()
+            .contains("cl_nv_device_attribute_query");
         Ok(OclDevice {
+            nvidia,
             device,
             context,
             queue,
@@ -266,6 +274,13 @@ impl OclDevice {
     }
 
     pub(crate) fn build(&self, full_source: &str) -> Result<(OclModule, String), GpuError> {
+        let with_vendor;
+        let full_source = if self.nvidia {
+            with_vendor = format!("#define KOGGE_OPENCL_NVIDIA 1\n{full_source}");
+            &with_vendor
+        } else {
+            full_source
+        };
         let mut program = Program::create_from_source(&self.context, full_source)
             .ctx("clCreateProgramWithSource")?;
         let built = program.build(&[self.device.id()], BUILD_OPTIONS);

@@ -59,7 +59,7 @@ fn every_prelude_macro_matches_the_cpu() {
 
         let values_buf = device.upload(&values).unwrap();
         let bits = device.alloc::<u32>(global * 5).unwrap();
-        let ids = device.alloc::<u32>(global * 5).unwrap();
+        let ids = device.alloc::<u32>(global * 7).unwrap();
         let sums = device.alloc::<u64>(groups).unwrap();
         let total64 = device.alloc::<u64>(2).unwrap();
         let total32 = device.alloc::<u32>(2).unwrap();
@@ -114,17 +114,30 @@ fn every_prelude_macro_matches_the_cpu() {
             "ATOMIC_ADD_U64 must return the old value"
         );
 
-        let mut got_ids = vec![0u32; global * 5];
+        let mut got_ids = vec![0u32; global * 7];
         device.read(&ids, &mut got_ids).unwrap();
+        let votes = got_ids[5];
+        assert!(votes <= 1, "WARP_VOTES is {votes}");
+        // The kernel's vote: every lane of an even-numbered 32-thread block holds, lane 5 of an
+        // odd one fails. With votes, a warp (32 lanes on CUDA) agrees on the AND of its lanes;
+        // without, each thread keeps its own.
+        let holds = |gid: usize| (gid / 32) % 2 == 0 || gid % 32 != 5;
         for gid in 0..global {
+            let all = if votes == 1 {
+                (gid / 32 * 32..gid / 32 * 32 + 32).all(holds)
+            } else {
+                holds(gid)
+            };
             let expected = [
                 gid as u32,
                 (gid % GROUP) as u32,
                 (gid / GROUP) as u32,
                 groups as u32,
                 GROUP as u32,
+                votes,
+                all as u32,
             ];
-            assert_eq!(got_ids[gid * 5..gid * 5 + 5], expected, "thread {gid}");
+            assert_eq!(got_ids[gid * 7..gid * 7 + 7], expected, "thread {gid}");
         }
 
         let mut got_sums = vec![0u64; groups];

@@ -33,7 +33,8 @@ KERNEL void LAUNCH_BOUNDS(GROUP, 2) prelude_check(
     u64 salt,                   // a u64 argument
     i32 offset,                 // an i32 argument
     GLOBAL u32* bits,           // per thread: popcount, ctz, popcount(masked), 2 tickets
-    GLOBAL u32* ids,            // per thread: global, local, group, groups, local size
+    GLOBAL u32* ids,            // per thread: global, local, group, groups, local size, votes
+                                // (WARP_VOTES, then ALL_IN_WARP of a test)
     GLOBAL u64* sums,           // per group: the group's sum of values ^ salt
     GLOBAL u64* total64,        // [0]: sum of all values (wraps); [1]: ticket counter
     GLOBAL u32* total32,        // [0]: sum of popcounts; [1]: ticket counter
@@ -48,11 +49,15 @@ KERNEL void LAUNCH_BOUNDS(GROUP, 2) prelude_check(
     if (lid == 0) {
         sums[GROUP_ID()] = sum;
     }
-    ids[gid * 5 + 0] = GLOBAL_ID();
-    ids[gid * 5 + 1] = LOCAL_ID();
-    ids[gid * 5 + 2] = GROUP_ID();
-    ids[gid * 5 + 3] = NUM_GROUPS();
-    ids[gid * 5 + 4] = LOCAL_SIZE();
+    ids[gid * 7 + 0] = GLOBAL_ID();
+    ids[gid * 7 + 1] = LOCAL_ID();
+    ids[gid * 7 + 2] = GROUP_ID();
+    ids[gid * 7 + 3] = NUM_GROUPS();
+    ids[gid * 7 + 4] = LOCAL_SIZE();
+    // A vote that holds on every lane of the even-numbered 32-thread blocks and fails on lane 5
+    // of the odd ones (before any thread returns, so that whole warps vote).
+    ids[gid * 7 + 5] = WARP_VOTES;
+    ids[gid * 7 + 6] = ALL_IN_WARP((gid / 32) % 2 == 0 || gid % 32 != 5) ? 1u : 0u;
     if (gid >= n) {
         return;
     }
