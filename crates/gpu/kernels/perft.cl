@@ -213,7 +213,7 @@ DEVICE_FN int tail_entry(GLOBAL u64 *entries, const GLOBAL u64 *weights, u32 sou
  * parent's paths. One partial sum per work-group (in `scan`, free again after staging). Two
  * kernels run it, one per side to move (every position of a ply has the same), so that `us` is
  * a constant and every test and select on the side folds away. (One kernel branching on a side
- * argument around the counting counted nothing under PoCL 5.) Compiled for TAIL_BLOCKS
+ * argument around the counting counted nothing under PoCL 3.1.) Compiled for TAIL_BLOCKS
  * work-groups of 128 per multiprocessor (7: 72 registers a thread; crates/gpu-perft's
  * TAIL_BLOCKS says why). */
 DEVICE_FN void staged2(GLOBAL u64 *entries, const GLOBAL u64 *weights, u32 source, u32 n,

@@ -146,7 +146,7 @@ fn describe(device: &Device, index: usize, platform: String) -> Result<DeviceInf
 /// preferred work-group size multiple, else the same per-kernel query on a trivial kernel.
 fn warp_size(device: &Device) -> u32 {
     let extensions = device.extensions().unwrap_or_default();
-    if extensions.contains("cl_nv_device_attribute_query") {
+    if is_nvidia(device) {
         if let Ok(w) = device.wrap_size_nv() {
             return w;
         }
@@ -160,6 +160,14 @@ fn warp_size(device: &Device) -> u32 {
         return w as u32;
     }
     probe_work_group_multiple(device).unwrap_or(1)
+}
+
+/// Whether the device runs on NVIDIA's driver (it answers NVIDIA's attribute queries).
+fn is_nvidia(device: &Device) -> bool {
+    device
+        .extensions()
+        .unwrap_or_default()
+        .contains("cl_nv_device_attribute_query")
 }
 
 /// CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE of a trivial kernel: what OpenCL 1.2 devices
@@ -259,12 +267,8 @@ impl OclDevice {
         let max_work_group = device
             .max_work_group_size()
             .ctx("clGetDeviceInfo(MAX_WORK_GROUP_SIZE)")?;
-        let nvidia = device
-            .extensions()
-            .unwrap_or_default()
-            .contains("cl_nv_device_attribute_query");
         Ok(OclDevice {
-            nvidia,
+            nvidia: is_nvidia(&device),
             device,
             context,
             queue,
