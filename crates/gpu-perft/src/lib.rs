@@ -27,6 +27,7 @@ pub const SOURCE: &str = concat!(
     include_str!("../../gpu/kernels/lookup.h"),
     include_str!("../../gpu/kernels/perft_board.h"),
     include_str!("../../gpu/kernels/quad_board.h"),
+    include_str!("../../gpu/kernels/child_share.h"),
     include_str!("../../gpu/kernels/perft.cl"),
     include_str!("../../gpu/kernels/perft_dedup.cl"),
 );
@@ -58,6 +59,10 @@ pub struct PerftOptions {
     pub memory_limit: Option<u64>,
     /// Fingerprint bits the table keeps (64 but in tests, which take fewer to force collisions).
     pub fingerprint_bits: u32,
+    /// Whether the staged tail has each parent work out what its children share
+    /// (kernels/child_share.h). `None`: when the root has at least `SHARE_MIN_SLIDER_LOOKUPS`
+    /// (see `shares_children`); tests force each way.
+    pub share_children: Option<bool>,
 }
 
 impl PerftOptions {
@@ -79,8 +84,31 @@ impl PerftOptions {
             list_positions: None,
             memory_limit: None,
             fingerprint_bits: 64,
+            share_children: match std::env::var("KOGGE_PERFT_SHARE").as_deref() {
+                Ok("0") => Some(false),
+                Ok("1") => Some(true),
+                _ => None,
+            },
         }
     }
+}
+
+/// Slider lookups (rooks, bishops, a queen twice, both sides) from which the staged tail shares
+/// a parent's work with its children by default. Sharing saves the children's lookups but costs
+/// each parent its own and the sorting of its moves. Tail kernel times on the H100
+/// (docs/PERFORMANCE.md, 2026-11-24), sharing against not: 4 to 8 lookups 2-21% slower (position
+/// 3, with 2, 21%), 10 lookups 6% and 23% faster, 12 (the start position, Kiwipete and others)
+/// 7-25% faster. Material only falls below the root, so the root decides for the run.
+pub const SHARE_MIN_SLIDER_LOOKUPS: u32 = 10;
+
+/// Whether a perft from `board` shares parents' work with their children (see
+/// `SHARE_MIN_SLIDER_LOOKUPS`).
+pub fn shares_children(board: &Board) -> bool {
+    let lookups = board.orthogonal_sliders(Color::White).count()
+        + board.orthogonal_sliders(Color::Black).count()
+        + board.diagonal_sliders(Color::White).count()
+        + board.diagonal_sliders(Color::Black).count();
+    lookups >= SHARE_MIN_SLIDER_LOOKUPS
 }
 
 /// One ply's device buffers: positions and their child counts (scanned in place to offsets).
@@ -116,8 +144,9 @@ pub struct GpuPerft {
     scan_add: Kernel,
     expand: Kernel,
     perft_leaf: Kernel,
-    /// The staged tail under positions with white, and with black, to move.
-    perft_staged2: [Kernel; 2],
+    /// The staged tail under positions with white, and with black, to move; without ([0]) and
+    /// with ([1]) the work parents share with their children.
+    perft_staged2: [[Kernel; 2]; 2],
     dedup_pass: Kernel,
     dedup_compact: Kernel,
     options: PerftOptions,
@@ -148,6 +177,9 @@ pub struct GpuPerft {
     /// The side to move at the root of the perft under way (0 white, 1 black): that of ply `p`
     /// is this one flipped `p` times, which picks the staged tail (compiled per side).
     root_side: u32,
+    /// Whether the perft under way shares parents' work with their children (its root's
+    /// material, or `PerftOptions::share_children`).
+    root_shares: bool,
 }
 
 /// Where a run without the table spent its time (see `GpuPerft::spent`).
@@ -369,6 +401,7 @@ impl GpuPerft {
             trace: std::env::var_os("KOGGE_PERFT_TRACE").is_some(),
             spent: Default::default(),
             root_side: 0,
+            root_shares: false,
             count_children: module.kernel("count_children")?,
             chunk_bounds: module.kernel("chunk_bounds")?,
             scan_blocks: module.kernel("scan_blocks")?,
@@ -376,8 +409,14 @@ impl GpuPerft {
             expand: module.kernel("expand")?,
             perft_leaf: module.kernel("perft_leaf")?,
             perft_staged2: [
-                module.kernel("perft_staged2_white")?,
-                module.kernel("perft_staged2_black")?,
+                [
+                    module.kernel("perft_staged2_white")?,
+                    module.kernel("perft_staged2_black")?,
+                ],
+                [
+                    module.kernel("perft_staged2_shared_white")?,
+                    module.kernel("perft_staged2_shared_black")?,
+                ],
             ],
             dedup_pass: module.kernel("dedup_pass")?,
             dedup_compact: module.kernel("dedup_compact")?,
@@ -405,6 +444,10 @@ impl GpuPerft {
         }
         let root = perft_words(board);
         self.root_side = board.side_to_move() as u32;
+        self.root_shares = self
+            .options
+            .share_children
+            .unwrap_or_else(|| shares_children(board));
         if self.slots > 0 {
             self.ensure_weighted(0, 1)?;
             let ply = &mut self.weighted[0];
@@ -628,7 +671,8 @@ impl GpuPerft {
         let n32 = to_u32(n, "positions")?;
         if depth == 2 {
             self.device.launch(
-                &self.perft_staged2[(self.root_side ^ (p as u32 & 1)) as usize],
+                &self.perft_staged2[self.root_shares as usize]
+                    [(self.root_side ^ (p as u32 & 1)) as usize],
                 g * GROUP,
                 GROUP,
                 &[
@@ -1010,6 +1054,26 @@ fn scan_in_place(
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn children_share_from_ten_slider_lookups() {
+        use super::{Board, shares_children};
+        let fen = |f: &str| Board::from_fen(f).unwrap();
+        assert!(shares_children(&Board::startpos()));
+        assert!(shares_children(&fen(
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+        )));
+        // Four rooks, three bishops and a queen (counted twice): 9 lookups; one more bishop: 10.
+        assert!(!shares_children(&fen(
+            "r1b1kb1r/8/8/8/8/8/8/R1BQK2R w KQkq - 0 1"
+        )));
+        assert!(shares_children(&fen(
+            "r1b1kb1r/8/8/8/8/8/8/R1BQKB1R w KQkq - 0 1"
+        )));
+        assert!(!shares_children(&fen(
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"
+        )));
+    }
+
     use super::castle_paths;
 
     #[test]

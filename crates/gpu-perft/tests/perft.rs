@@ -73,15 +73,23 @@ fn check_suite(gpu: &mut GpuPerft, file: &str, stride: usize, max_nodes: u64) ->
 fn suites_match_on_every_device() {
     for device in devices() {
         let name = device.info().name.clone();
-        let options = PerftOptions::for_device(&device);
-        let mut gpu = GpuPerft::new(device, options).expect("perft kernels build");
-        // Every position of the standard and Chess960 suites and every other random
-        // one, to counts that take PoCL on two cores about a minute in all.
-        let n = check_suite(&mut gpu, "perft-suite.epd", 1, 5_000_000)
-            + check_suite(&mut gpu, "perft-chess960.epd", 1, 2_000_000)
-            + check_suite(&mut gpu, "perft-random.epd", 2, 2_000_000);
-        eprintln!("{name}: {n} counts checked");
-        assert!(n > 5000, "only {n} counts checked");
+        // The staged tail with and without the work parents share with their children
+        // (kernels/child_share.h), each on every position whatever its material.
+        for share in [true, false] {
+            let d = Device::open(device.info()).expect("device reopens");
+            let options = PerftOptions {
+                share_children: Some(share),
+                ..PerftOptions::for_device(&d)
+            };
+            let mut gpu = GpuPerft::new(d, options).expect("perft kernels build");
+            // Every position of the standard and Chess960 suites and every other random
+            // one, to counts that take PoCL on two cores about a minute in all.
+            let n = check_suite(&mut gpu, "perft-suite.epd", 1, 5_000_000)
+                + check_suite(&mut gpu, "perft-chess960.epd", 1, 2_000_000)
+                + check_suite(&mut gpu, "perft-random.epd", 2, 2_000_000);
+            eprintln!("{name}, sharing {share}: {n} counts checked");
+            assert!(n > 5000, "only {n} counts checked");
+        }
     }
 }
 
@@ -103,6 +111,7 @@ fn every_leaf_depth_and_tiny_ply_buffers_agree() {
                     list_positions: None,
                     memory_limit: None,
                     fingerprint_bits: 64,
+                    share_children: None,
                 };
                 let mut gpu = GpuPerft::new(d, options).expect("perft kernels build");
                 assert_eq!(

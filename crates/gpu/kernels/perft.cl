@@ -210,60 +210,97 @@ DEVICE_FN int tail_entry(GLOBAL u64 *entries, const GLOBAL u64 *weights, u32 sou
 /* The last two plies below positions 0 .. n - 1 of a source (above), all with `us` to move:
  * the children are staged as above, with the parents kept as quad-bitboards (quad_board.h),
  * and each thread makes its children on those and bulk-counts their moves by lookup, times the
- * parent's paths. One partial sum per work-group (in `scan`, free again after staging). Two
- * kernels run it, one per side to move (every position of a ply has the same), so that `us` is
- * a constant and every test and select on the side folds away. (One kernel branching on a side
- * argument around the counting counted nothing under PoCL 3.1.) Compiled for TAIL_BLOCKS
- * work-groups of 128 per multiprocessor (7: 72 registers a thread; crates/gpu-perft's
- * TAIL_BLOCKS says why). */
+ * parent's paths. Each parent first works out what its children share and sorts its moves by
+ * class (child_share.h); the group stages the classes one after another, so that a warp's 32
+ * children take one path but at the two seams. One partial sum per work-group (in `scan`, free
+ * again after staging). Two kernels run it, one per side to move (every position of a ply has
+ * the same), so that `us` is a constant and every test and select on the side folds away. (One
+ * kernel branching on a side argument around the counting counted nothing under PoCL 3.1.)
+ * Compiled for TAIL_BLOCKS work-groups of 128 per multiprocessor (7: 72 registers a thread;
+ * crates/gpu-perft's TAIL_BLOCKS says why). */
 DEVICE_FN void staged2(GLOBAL u64 *entries, const GLOBAL u64 *weights, u32 source, u32 n,
                        const GLOBAL u64 *lookup_params, const GLOBAL u64 *lookup_attacks,
                        GLOBAL u64 *group_sums, LOCAL_PTR QuadBoard *parents, LOCAL_PTR u64 *parent_weights,
-                       LOCAL_PTR u64 *scan, LOCAL_PTR u16 *moves, LOCAL_PTR u8 *owner, LOCAL_PTR u64 *params,
-                       u32 us) {
+                       LOCAL_PTR ChildShare *shares, LOCAL_PTR u64 *scan, LOCAL_PTR u16 *moves,
+                       LOCAL_PTR u8 *owner, LOCAL_PTR u64 *params, u32 us, int share) {
     lookup_load(params, lookup_params);
     Lookup t;
     t.params = params;
     t.attacks = lookup_attacks;
     u32 lid = LOCAL_ID();
     Move list[256];
-    u32 count, off;
     PerftBoard p = {{0, 0, 0, 0}};
     u64 w = 0;
     int present = tail_entry(entries, weights, source, GLOBAL_ID(), n, &p, &w);
-    u32 total = stage_parent(present, p, &t, list, parents, scan, &count, &off);
+    u64 classes = 0;
+    if (present) {
+        Board b;
+        unpack_perft(p, &b);
+        u32 count = gen_moves_lookup(&b, &t, list);
+        QuadBoard q;
+        quad_of_perft(p, &q);
+        parents[lid] = q;
+        classes = count;
+        if (share) {
+            ChildShare sh;
+            classes = share_children(&q, us, &t, list, count, &sh);
+            shares[lid] = sh;
+        }
+    }
     parent_weights[lid] = w;
+    u64 totals;
+    u64 offs = group_scan(scan, classes, &totals);
+    /* The group's children of class CHILD_SHARES_ALL come first, then CHILD_SHARES_KING's,
+     * then CHILD_SHARES_NONE's; within each, this thread's begin at its offset among the class
+     * (share_children packs the counts). Without `share` the counts of the first two are
+     * constants 0, and the shared count's code drops out of that kernel. */
+    u32 mask = (1u << 21) - 1u;
+    u32 all = share ? (u32)(totals >> 21) & mask : 0u, king = share ? (u32)(totals >> 42) : 0u;
+    u32 none = (u32)totals & mask;
+    u32 total = all + king + none;
+    u32 mine_all = share ? (u32)(classes >> 21) & mask : 0u, mine_king = share ? (u32)(classes >> 42) : 0u;
+    u32 mine_none = (u32)classes & mask;
     u64 nodes = 0;
     for (u32 window = 0; window < total; window += STAGE_CAP) {
-        stage_window(list, count, off, window, moves, owner);
+        stage_window(list, mine_all, (u32)(offs >> 21) & mask, window, moves, owner);
+        stage_window(list + mine_all, mine_king, all + (u32)(offs >> 42), window, moves, owner);
+        stage_window(list + mine_all + mine_king, mine_none, all + king + ((u32)offs & mask), window, moves, owner);
         BARRIER();
         u32 m = total - window < STAGE_CAP ? total - window : STAGE_CAP;
         for (u32 k = lid; k < m; k += SCAN_GROUP) {
-            QuadBoard c = parents[owner[k]];
+            u32 o = owner[k];
+            u32 g = window + k;
+            QuadBoard c = parents[o];
             make_quad_move(&c, moves[k], us, &t);
-            nodes += parent_weights[owner[k]] * count_quad_moves(&c, &t, us ^ 1u);
+            u32 count = g < all + king ? count_quad_moves_shared(&c, &t, us ^ 1u, shares + o, g < all)
+                                       : count_quad_moves(&c, &t, us ^ 1u);
+            nodes += parent_weights[o] * count;
         }
         BARRIER();
     }
     group_sum(scan, nodes, group_sums);
 }
 
-/* perft_staged2 under positions with white (_white) or black (_black) to move. */
-#define STAGED2_KERNEL(name, us)                                                                   \
+/* perft_staged2 under positions with white (_white) or black (_black) to move, sharing a
+ * parent's work with its children (_shared_) or not. */
+#define STAGED2_KERNEL(name, us, share)                                                                 \
     KERNEL void LAUNCH_BOUNDS(SCAN_GROUP, TAIL_BLOCKS)                                             \
         name(GLOBAL u64 *entries, const GLOBAL u64 *weights, u32 source, u32 n,                    \
              const GLOBAL u64 *lookup_params, const GLOBAL u64 *lookup_attacks, GLOBAL u64 *group_sums) { \
         LOCAL QuadBoard parents[SCAN_GROUP];                                                       \
         LOCAL u64 parent_weights[SCAN_GROUP];                                                      \
+        LOCAL ChildShare shares[SCAN_GROUP];                                                       \
         LOCAL u64 scan[SCAN_GROUP];                                                                \
         LOCAL u16 moves[STAGE_CAP];                                                                \
         LOCAL u8 owner[STAGE_CAP];                                                                 \
         LOCAL u64 params[LOOKUP_WORDS];                                                            \
         staged2(entries, weights, source, n, lookup_params, lookup_attacks, group_sums, parents,   \
-                parent_weights, scan, moves, owner, params, us);                                  \
+                parent_weights, shares, scan, moves, owner, params, us, share);                      \
     }
-STAGED2_KERNEL(perft_staged2_white, 0u)
-STAGED2_KERNEL(perft_staged2_black, 1u)
+STAGED2_KERNEL(perft_staged2_white, 0u, 0)
+STAGED2_KERNEL(perft_staged2_black, 1u, 0)
+STAGED2_KERNEL(perft_staged2_shared_white, 0u, 1)
+STAGED2_KERNEL(perft_staged2_shared_black, 1u, 1)
 
 DEVICE_FN u64 perft2(const Board *b) {
     Move list[256];
