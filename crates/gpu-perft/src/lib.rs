@@ -12,8 +12,8 @@
 //! paths from the root, and the tail multiplies by those. Positions are compared whole, so the
 //! count is exact whatever the hashes do.
 //!
-//! The kernels are `crates/gpu/kernels/{board.h, movegen.h, perft.cl, perft_dedup.cl}`, one
-//! source for CUDA and OpenCL.
+//! The kernels are `crates/gpu/kernels/{board.h, movegen.h, lookup.h, perft_board.h,
+//! quad_board.h, child_share.h, perft.cl, perft_dedup.cl}`, one source for CUDA and OpenCL.
 
 use kogge_chess::types::{Color, Square};
 use kogge_chess::{Bitboard, Board, Move, attacks, packed, tables};
@@ -95,10 +95,11 @@ impl PerftOptions {
 
 /// Slider lookups (rooks, bishops, a queen twice, both sides) from which the staged tail shares
 /// a parent's work with its children by default. Sharing saves the children's lookups but costs
-/// each parent its own and the sorting of its moves. Tail kernel times on the H100
-/// (docs/PERFORMANCE.md, 2026-11-24), sharing against not: 4 to 8 lookups 2-21% slower (position
-/// 3, with 2, 21%), 10 lookups 6% and 23% faster, 12 (the start position, Kiwipete and others)
-/// 7-25% faster. Material only falls below the root, so the root decides for the run.
+/// each parent its own, the sorting of its moves and a larger kernel. Tail kernel times on the
+/// H100 (docs/PERFORMANCE.md, 2026-11-24), sharing against not: 4 to 8 lookups 2-18% slower
+/// (position 3, with 2, 21%), 10 lookups 9% and 25% faster, 12 (the start position, Kiwipete
+/// and two others) 3-27% faster. Material only falls below the root, so the root decides for
+/// the run.
 pub const SHARE_MIN_SLIDER_LOOKUPS: u32 = 10;
 
 /// Whether a perft from `board` shares parents' work with their children (see
