@@ -376,7 +376,19 @@ impl GpuPerft {
                 options.fingerprint_bits
             )));
         }
-        let module = device.build(SOURCE, &kernel_defines())?;
+        let defines = kernel_defines();
+        // The staged tail's register budget (TAIL_BLOCKS work-groups per multiprocessor), which
+        // NVIDIA's OpenCL can only apply to the whole program: left to itself it gave the tail
+        // 79-92 registers, and capped at 72 start perft 9 / Kiwipete perft 7 ran 3-4% faster
+        // (docs/PERFORMANCE.md). The other kernels use fewer but perft_leaf (the depth-first
+        // tail, not the default).
+        let tail_blocks = defines
+            .iter()
+            .find(|(name, _)| *name == "TAIL_BLOCKS")
+            .and_then(|(_, value)| value.parse::<u32>().ok())
+            .unwrap_or(TAIL_BLOCKS);
+        let registers = (65536 / (tail_blocks.max(1) * GROUP as u32)).min(255) & !7;
+        let module = device.build_with_register_cap(SOURCE, &defines, registers)?;
         // Any number of slots (the walks scale a 32-bit hash to it), so below 2^32, and one
         // allocation's worth (a quarter of the memory under NVIDIA's OpenCL).
         let bytes = options

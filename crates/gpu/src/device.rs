@@ -253,6 +253,28 @@ impl Device {
     /// Compiles `source` after the backend's prelude and one `#define NAME VALUE` line per entry
     /// of `defines`. A compiler error comes back as [`GpuError::Compile`] with the log.
     pub fn build(&self, source: &str, defines: &[(&str, String)]) -> Result<Module, GpuError> {
+        self.build_capped(source, defines, None)
+    }
+
+    /// [`Device::build`] with every kernel of the program held to `max_registers` registers a
+    /// thread on NVIDIA's OpenCL (`-cl-nv-maxrregcount`), which has no per-kernel bound: CUDA
+    /// kernels bound themselves (`LAUNCH_BOUNDS`), and other OpenCL drivers have no such
+    /// option.
+    pub fn build_with_register_cap(
+        &self,
+        source: &str,
+        defines: &[(&str, String)],
+        max_registers: u32,
+    ) -> Result<Module, GpuError> {
+        self.build_capped(source, defines, Some(max_registers))
+    }
+
+    fn build_capped(
+        &self,
+        source: &str,
+        defines: &[(&str, String)],
+        max_registers: Option<u32>,
+    ) -> Result<Module, GpuError> {
         let full = source::assemble(self.info.backend, source, defines)?;
         let (inner, log) = match &self.inner {
             DeviceInner::Cuda(d) => {
@@ -260,10 +282,13 @@ impl Device {
                 (ModuleInner::Cuda(m), log)
             }
             DeviceInner::OpenCl(d) => {
-                let (m, log) = d.build(&full)?;
+                let (m, log) = d.build(&full, max_registers)?;
                 (ModuleInner::OpenCl(m), log)
             }
         };
+        if std::env::var_os("KOGGE_BUILD_LOG").is_some() && !log.is_empty() {
+            eprintln!("{log}");
+        }
         Ok(Module {
             device_id: self.id,
             log,

@@ -277,7 +277,12 @@ impl OclDevice {
         })
     }
 
-    pub(crate) fn build(&self, full_source: &str) -> Result<(OclModule, String), GpuError> {
+    /// Builds the program; `max_registers` caps each kernel's registers on NVIDIA's driver.
+    pub(crate) fn build(
+        &self,
+        full_source: &str,
+        max_registers: Option<u32>,
+    ) -> Result<(OclModule, String), GpuError> {
         let with_vendor;
         let full_source = if self.nvidia {
             with_vendor = format!("#define KOGGE_OPENCL_NVIDIA 1\n{full_source}");
@@ -287,7 +292,16 @@ impl OclDevice {
         };
         let mut program = Program::create_from_source(&self.context, full_source)
             .ctx("clCreateProgramWithSource")?;
-        let built = program.build(&[self.device.id()], BUILD_OPTIONS);
+        // KOGGE_OPENCL_OPTIONS adds build options, for experiments (NVIDIA's `-cl-nv-verbose`
+        // puts each kernel's registers in the log, which KOGGE_BUILD_LOG prints).
+        let mut options = BUILD_OPTIONS.to_string();
+        if let (true, Some(n)) = (self.nvidia, max_registers) {
+            options += &format!(" -cl-nv-maxrregcount={n}");
+        }
+        if let Ok(extra) = std::env::var("KOGGE_OPENCL_OPTIONS") {
+            options += &format!(" {extra}");
+        }
+        let built = program.build(&[self.device.id()], &options);
         let log = program.get_build_log(self.device.id()).unwrap_or_default();
         let log = source::fix_opencl_log(log.trim(), full_source);
         match built {
