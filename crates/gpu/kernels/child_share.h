@@ -13,14 +13,13 @@
  *                       and the child side's knight and slider moves; no capture, no check.
  *                       The child's count needs no slider lookup but an en-passant test's.
  *   CHILD_SHARES_KING : the king's data only; the child's pieces are counted by lookup.
- *   CHILD_SHARES_NONE : everything from scratch (count_quad_moves): castling, en passant, checks
- *                       and moves on the king's lines.
+ *   CHILD_SHARES_NONE : everything from scratch (count_quad_moves): castling, en passant, checks,
+ *                       and moves on the king's lines or on the lines its zone's squares see.
  * A decision skipped by some lanes of a warp costs the warp as much as by none, so the tail does
  * not branch per child: it stages each class apart, and a warp takes 32 children of one class
- * (perft.cl's staged2). On the three benchmark positions, sampled on the CPU, the classes hold
- * about 65 / 3 / 31% of the start position's children at depth 5-6, 45 / 21 / 33% of
- * Kiwipete's at depth 4 and 32 / 6 / 61% of position 3's at depth 7. */
-
+ * (perft.cl's staged2). Sampled on the CPU (random descents), the classes hold about 71 / 4 /
+ * 25% of the start position's children at depth 5, 47 / 27 / 25% of Kiwipete's at depth 4 and
+ * 32 / 6 / 62% of position 3's at depth 7. */
 
 #define CHILD_SHARES_ALL 0u
 #define CHILD_SHARES_KING 1u
@@ -29,7 +28,7 @@
 /* What the children of one parent share (the child side's, with the parent's occupancy). */
 typedef struct {
     u64 pin_hv, pin_diag; /* the child side's pins (Masks' fields) */
-    u64 danger;           /* the king's squares (zone below) the parent's mover attacks with sliders */
+    u64 danger;           /* the king's zone squares (share_children) the mover's sliders attack */
     u64 mobility;         /* the child side's legal knight, rook, bishop and queen moves */
 } ChildShare;
 
