@@ -315,18 +315,9 @@ fn castle_paths(king_file: u32, rook_file: u32) -> u32 {
 /// memory: 3 bytes each); `KOGGE_PERFT_TAIL_BLOCKS` and `KOGGE_PERFT_STAGE` override them, for
 /// benchmarks.
 pub fn kernel_defines() -> [(&'static str, String); 3] {
-    let knob = |name: &str, default: u32| {
-        std::env::var(name)
-            .ok()
-            .and_then(|v| v.parse::<u32>().ok())
-            .unwrap_or(default)
-    };
     [
         ("SCAN_GROUP", GROUP.to_string()),
-        (
-            "TAIL_BLOCKS",
-            knob("KOGGE_PERFT_TAIL_BLOCKS", TAIL_BLOCKS).to_string(),
-        ),
+        ("TAIL_BLOCKS", tail_blocks().to_string()),
         (
             "STAGE_PER_THREAD",
             knob("KOGGE_PERFT_STAGE", STAGE_PER_THREAD)
@@ -334,6 +325,20 @@ pub fn kernel_defines() -> [(&'static str, String); 3] {
                 .to_string(),
         ),
     ]
+}
+
+/// The environment variable `name` as a number, or `default`.
+fn knob(name: &str, default: u32) -> u32 {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse::<u32>().ok())
+        .unwrap_or(default)
+}
+
+/// Work-groups per multiprocessor the staged tail is compiled for (`TAIL_BLOCKS`, or
+/// `KOGGE_PERFT_TAIL_BLOCKS`).
+fn tail_blocks() -> u32 {
+    knob("KOGGE_PERFT_TAIL_BLOCKS", TAIL_BLOCKS)
 }
 
 /// Staged children per thread per window (see perft.cl's staging). With the quad-bitboard tail,
@@ -382,12 +387,7 @@ impl GpuPerft {
         // 79-92 registers, and capped at 72 start perft 9 / Kiwipete perft 7 ran 3-4% faster
         // (docs/PERFORMANCE.md). The other kernels use fewer but perft_leaf (the depth-first
         // tail, not the default).
-        let tail_blocks = defines
-            .iter()
-            .find(|(name, _)| *name == "TAIL_BLOCKS")
-            .and_then(|(_, value)| value.parse::<u32>().ok())
-            .unwrap_or(TAIL_BLOCKS);
-        let registers = (65536 / (tail_blocks.max(1) * GROUP as u32)).min(255) & !7;
+        let registers = (65536 / (tail_blocks().max(1) * GROUP as u32)).min(255) & !7;
         let module = device.build_with_register_cap(SOURCE, &defines, registers)?;
         // Any number of slots (the walks scale a 32-bit hash to it), so below 2^32, and one
         // allocation's worth (a quarter of the memory under NVIDIA's OpenCL).

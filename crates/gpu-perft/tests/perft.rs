@@ -83,7 +83,7 @@ fn suites_match_on_every_device() {
             };
             let mut gpu = GpuPerft::new(d, options).expect("perft kernels build");
             // Every position of the standard and Chess960 suites and every other random
-            // one, to counts that take PoCL on two cores about a minute in all.
+            // one, to counts that take PoCL on two cores about a minute each way.
             let n = check_suite(&mut gpu, "perft-suite.epd", 1, 5_000_000)
                 + check_suite(&mut gpu, "perft-chess960.epd", 1, 2_000_000)
                 + check_suite(&mut gpu, "perft-random.epd", 2, 2_000_000);

@@ -116,16 +116,19 @@ DEVICE_FN u32 stage_listed(int present, PerftBoard p, LOCAL_PTR QuadBoard *paren
     return (u32)total;
 }
 
+/* The moves of parent `p` in `list`, and their number (0 if there is no parent). */
+DEVICE_FN u32 list_parent(int present, PerftBoard p, const Lookup *t, Move *list) {
+    if (!present) return 0;
+    Board b;
+    unpack_perft(p, &b);
+    return gen_moves_lookup(&b, t, list);
+}
+
 /* Each thread takes parent `p` (if present), lists its moves in `list` (*count of them) and
  * stages it (stage_listed). */
 DEVICE_FN u32 stage_parent(int present, PerftBoard p, const Lookup *t, Move *list,
                            LOCAL_PTR QuadBoard *parents, LOCAL_PTR u64 *scan, u32 *count, u32 *off) {
-    *count = 0;
-    if (present) {
-        Board b;
-        unpack_perft(p, &b);
-        *count = gen_moves_lookup(&b, t, list);
-    }
+    *count = list_parent(present, p, t, list);
     return stage_listed(present, p, parents, scan, *count, off);
 }
 
@@ -232,15 +235,13 @@ DEVICE_FN void staged2(GLOBAL u64 *entries, const GLOBAL u64 *weights, u32 sourc
     PerftBoard p = {{0, 0, 0, 0}};
     u64 w = 0;
     int present = tail_entry(entries, weights, source, GLOBAL_ID(), n, &p, &w);
-    u64 classes = 0;
+    /* stage_parent, but for the classes sorted and counted between listing and scanning. */
+    u32 count = list_parent(present, p, &t, list);
+    u64 classes = count;
     if (present) {
-        Board b;
-        unpack_perft(p, &b);
-        u32 count = gen_moves_lookup(&b, &t, list);
         QuadBoard q;
         quad_of_perft(p, &q);
         parents[lid] = q;
-        classes = count;
         if (share) {
             ChildShare sh;
             classes = share_children(&q, us, &t, list, count, &sh);
@@ -283,7 +284,7 @@ DEVICE_FN void staged2(GLOBAL u64 *entries, const GLOBAL u64 *weights, u32 sourc
 
 /* perft_staged2 under positions with white (_white) or black (_black) to move, sharing a
  * parent's work with its children (_shared_) or not. */
-#define STAGED2_KERNEL(name, us, share)                                                                 \
+#define STAGED2_KERNEL(name, us, share)                                                            \
     KERNEL void LAUNCH_BOUNDS(SCAN_GROUP, TAIL_BLOCKS)                                             \
         name(GLOBAL u64 *entries, const GLOBAL u64 *weights, u32 source, u32 n,                    \
              const GLOBAL u64 *lookup_params, const GLOBAL u64 *lookup_attacks, GLOBAL u64 *group_sums) { \
@@ -295,7 +296,7 @@ DEVICE_FN void staged2(GLOBAL u64 *entries, const GLOBAL u64 *weights, u32 sourc
         LOCAL u8 owner[STAGE_CAP];                                                                 \
         LOCAL u64 params[LOOKUP_WORDS];                                                            \
         staged2(entries, weights, source, n, lookup_params, lookup_attacks, group_sums, parents,   \
-                parent_weights, shares, scan, moves, owner, params, us, share);                      \
+                parent_weights, shares, scan, moves, owner, params, us, share);                   \
     }
 STAGED2_KERNEL(perft_staged2_white, 0u, 0)
 STAGED2_KERNEL(perft_staged2_black, 1u, 0)
