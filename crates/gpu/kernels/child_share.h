@@ -32,28 +32,6 @@ typedef struct {
     u64 mobility;         /* the child side's legal knight, rook, bishop and queen moves */
 } ChildShare;
 
-/* count_piece_moves_lookup() that also returns in *seen every square the counted sliders
- * attack: a change on none of those squares leaves their moves as they were. */
-DEVICE_FN u32 count_piece_moves_seen(const PieceSets *s, const Lookup *t, const Masks *m, u64 *seen) {
-    u32 n = 0;
-    u64 target = ~m->us & m->checkmask;
-    u64 pinned = m->pin_hv | m->pin_diag;
-    u64 a_seen = 0;
-    FOR_EACH_SQUARE(sq, s->knights & m->us & ~pinned, n += popc(knight_at(t, sq) & target);)
-    FOR_EACH_SQUARE(sq, s->orth & m->us & ~m->pin_diag, {
-        u64 a = rook_at(t, sq, m->occ);
-        a_seen |= a;
-        n += popc(a & target & ((bit(sq) & m->pin_hv) ? m->pin_hv : ~0UL));
-    })
-    FOR_EACH_SQUARE(sq, s->diag & m->us & ~m->pin_hv, {
-        u64 a = bishop_at(t, sq, m->occ);
-        a_seen |= a;
-        n += popc(a & target & ((bit(sq) & m->pin_diag) ? m->pin_diag : ~0UL));
-    })
-    *seen = a_seen;
-    return n;
-}
-
 /* The class of a move by the parent's mover (share_children's masks): `hot_king` holds the
  * squares a change on which alters the child king's data, `hot_pieces` those that alter the
  * child side's slider moves too; `checks_n` and `checks_p` the squares from which a knight or

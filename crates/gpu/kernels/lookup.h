@@ -220,15 +220,33 @@ DEVICE_FN u64 bishop_moves_lookup(const Lookup *t, const Masks *m, u32 sq, u64 t
 }
 
 /* The legal moves of our knights, rooks, bishops and queens, one lookup per piece: the part of
- * a count by lookup that every position form shares. Not called in double check. */
-DEVICE_FN u32 count_piece_moves_lookup(const PieceSets *s, const Lookup *t, const Masks *m) {
+ * a count by lookup that every position form shares; *seen gets every square the counted sliders
+ * attack (a change on none of them leaves their moves as they were: child_share.h). Not called
+ * in double check. */
+DEVICE_FN u32 count_piece_moves_seen(const PieceSets *s, const Lookup *t, const Masks *m, u64 *seen) {
     u32 n = 0;
     u64 target = ~m->us & m->checkmask;
     u64 pinned = m->pin_hv | m->pin_diag;
+    u64 a_seen = 0;
     FOR_EACH_SQUARE(sq, s->knights & m->us & ~pinned, n += popc(knight_at(t, sq) & target);)
-    FOR_EACH_SQUARE(sq, s->orth & m->us & ~m->pin_diag, n += popc(rook_moves_lookup(t, m, sq, target));)
-    FOR_EACH_SQUARE(sq, s->diag & m->us & ~m->pin_hv, n += popc(bishop_moves_lookup(t, m, sq, target));)
+    FOR_EACH_SQUARE(sq, s->orth & m->us & ~m->pin_diag, {
+        u64 a = rook_at(t, sq, m->occ);
+        a_seen |= a;
+        n += popc(a & target & ((bit(sq) & m->pin_hv) ? m->pin_hv : ~0UL));
+    })
+    FOR_EACH_SQUARE(sq, s->diag & m->us & ~m->pin_hv, {
+        u64 a = bishop_at(t, sq, m->occ);
+        a_seen |= a;
+        n += popc(a & target & ((bit(sq) & m->pin_diag) ? m->pin_diag : ~0UL));
+    })
+    *seen = a_seen;
     return n;
+}
+
+/* count_piece_moves_seen() without the squares (the compiler drops their bookkeeping). */
+DEVICE_FN u32 count_piece_moves_lookup(const PieceSets *s, const Lookup *t, const Masks *m) {
+    u64 seen;
+    return count_piece_moves_seen(s, t, m, &seen);
 }
 
 /* count_moves() by lookup: one lookup per slider instead of eight fills per side. */
