@@ -304,6 +304,9 @@ impl OclDevice {
         let built = program.build(&[self.device.id()], &options);
         let log = program.get_build_log(self.device.id()).unwrap_or_default();
         let log = source::fix_opencl_log(log.trim(), full_source);
+        if built.is_ok() {
+            dump_binaries(&program, full_source);
+        }
         match built {
             Ok(()) => Ok((
                 OclModule {
@@ -553,4 +556,30 @@ pub(crate) fn kernel(module: &OclModule, name: &str) -> Result<OclKernel, GpuErr
         num_args,
         max_work_group,
     })
+}
+
+/// With `KOGGE_OPENCL_DUMP=DIR` set, writes the source a program was built from and the
+/// binaries the driver made of it into DIR as `program-N.cl` and `program-N.bin` (N counts the
+/// programs this process built). On NVIDIA's driver the binary is PTX, which `ptxas` turns into
+/// SASS to compare with what NVRTC makes of the CUDA flavour. A failed write is reported on
+/// stderr and changes nothing else.
+fn dump_binaries(program: &Program, source: &str) {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    static PROGRAMS: AtomicUsize = AtomicUsize::new(0);
+    let Some(dir) = std::env::var_os("KOGGE_OPENCL_DUMP") else {
+        return;
+    };
+    let dir = std::path::PathBuf::from(dir);
+    let n = PROGRAMS.fetch_add(1, Ordering::Relaxed);
+    let binaries = program.get_binaries().unwrap_or_default();
+    let write = |name: String, bytes: &[u8]| {
+        let path = dir.join(name);
+        if let Err(e) = std::fs::create_dir_all(&dir).and_then(|()| std::fs::write(&path, bytes)) {
+            eprintln!("KOGGE_OPENCL_DUMP: cannot write {}: {e}", path.display());
+        }
+    };
+    write(format!("program-{n}.cl"), source.as_bytes());
+    for binary in binaries {
+        write(format!("program-{n}.bin"), &binary);
+    }
 }
