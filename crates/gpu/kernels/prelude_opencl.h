@@ -58,8 +58,11 @@ DEVICE_FN u32 kogge_popcount64(u64 x) { return (u32)popcount(x); }
 DEVICE_FN u32 kogge_ctz64(u64 x) { return (u32)(63 - clz(x & (0 - x))); }
 #define POPCOUNT64(x) kogge_popcount64((u64)(x))
 #define CTZ64(x) kogge_ctz64((u64)(x))
-// Index of the lowest set bit of a 32-bit word; x must not be 0.
-DEVICE_FN u32 kogge_ctz32(u32 x) { return (u32)(31 - clz(x & (0u - x))); }
+// Index of the lowest set bit of a 32-bit word; x must not be 0. The bits below the lowest set
+// one, counted: three operations (subtract, and-not, population count) where isolating the bit
+// and counting the zeros above it takes four (NVIDIA's OpenCL has no bit reverse, which CUDA's
+// two-instruction version uses).
+DEVICE_FN u32 kogge_ctz32(u32 x) { return (u32)popcount(~x & (x - 1u)); }
 #define CTZ32(x) kogge_ctz32((u32)(x))
 
 // ---- Warp votes (see prelude_cuda.h) --------------------------------------------------------------
