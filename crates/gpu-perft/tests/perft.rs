@@ -94,6 +94,40 @@ fn suites_match_on_every_device() {
 }
 
 #[test]
+fn rook_endings_and_their_promotions_match_the_cpu() {
+    // The plain tail counts a work-group whose positions hold no knight, bishop or queen, and
+    // cannot promote to one, with a copy of the count that has none (quad_rooks_only): rook
+    // and pawn endings whose pawns promote at every ply of the last two, and Chess960 castling
+    // rooks, against the CPU's counts.
+    let fens = [
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        "4k3/1P4r1/8/8/8/8/1p4R1/4K3 w - - 0 1",
+        "8/1P2k3/8/8/8/8/4K1p1/R7 b - - 0 1",
+        "r3k3/6P1/8/8/8/8/1p6/4K2R w Kq - 0 1",
+        "4k3/8/1P6/8/8/1p6/8/R3K3 w Q - 0 1",
+        "1r2k1r1/3p4/8/2P5/8/8/3P2p1/1R2K1R1 b BGbg - 0 1",
+    ];
+    for device in devices() {
+        let d = Device::open(device.info()).expect("device reopens");
+        let options = PerftOptions {
+            share_children: Some(false),
+            ..PerftOptions::for_device(&d)
+        };
+        let mut gpu = GpuPerft::new(d, options).expect("perft kernels build");
+        for fen in fens {
+            let board = Board::from_fen(fen).unwrap();
+            for depth in 2..=4 {
+                assert_eq!(
+                    gpu.perft(&board, depth).unwrap(),
+                    kogge_chess::perft::perft(&board, depth),
+                    "{fen} depth {depth}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
 fn every_leaf_depth_and_tiny_ply_buffers_agree() {
     // Kiwipete to depth 4 (4,085,603) with 1, 2 and 3 fused plies, and with ply buffers so small
     // that every ply is split into many chunks.

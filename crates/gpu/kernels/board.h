@@ -19,8 +19,10 @@
 #define NOT_A 0xfefefefefefefefeUL
 #define NOT_H 0x7f7f7f7f7f7f7f7fUL
 #define RANK_1 0x00000000000000ffUL
+#define RANK_2 0x000000000000ff00UL
 #define RANK_3 0x0000000000ff0000UL
 #define RANK_6 0x0000ff0000000000UL
+#define RANK_7 0x00ff000000000000UL
 #define RANK_8 0xff00000000000000UL
 
 /* The packed form, as crates/chess/src/packed.rs writes it. */

@@ -225,8 +225,10 @@ DEVICE_FN void staged2(GLOBAL u64 *entries, const GLOBAL u64 *weights, u32 sourc
                        const GLOBAL u64 *lookup_params, const GLOBAL u64 *lookup_attacks,
                        GLOBAL u64 *group_sums, LOCAL_PTR QuadBoard *parents, LOCAL_PTR u64 *parent_weights,
                        LOCAL_PTR ChildShare *shares, LOCAL_PTR u64 *scan, LOCAL_PTR u16 *moves,
-                       LOCAL_PTR u8 *owner, LOCAL_PTR u64 *params, u32 us, int share) {
-    lookup_load(params, lookup_params);
+                       LOCAL_PTR u8 *owner, LOCAL_PTR u64 *params, LOCAL_PTR u32 *minors, u32 us,
+                       int share) {
+    if (LOCAL_ID() == 0) *minors = 0;
+    lookup_load(params, lookup_params); /* its barrier orders the store above too */
     Lookup t;
     t.params = params;
     t.attacks = lookup_attacks;
@@ -246,6 +248,8 @@ DEVICE_FN void staged2(GLOBAL u64 *entries, const GLOBAL u64 *weights, u32 sourc
             ChildShare sh;
             classes = share_children(&q, us, &t, list, count, &sh);
             shares[lid] = sh;
+        } else if (!quad_rooks_only(&q, us)) {
+            *minors = 1; /* any lane that sees one: the same value from every writer */
         }
     }
     parent_weights[lid] = w;
@@ -261,6 +265,10 @@ DEVICE_FN void staged2(GLOBAL u64 *entries, const GLOBAL u64 *weights, u32 sourc
     u32 total = all + king + none;
     u32 mine_all = share ? (u32)(classes >> 21) & mask : 0u, mine_king = share ? (u32)(classes >> 42) : 0u;
     u32 mine_none = (u32)classes & mask;
+    /* Read after group_scan's barriers. Without `share` a group whose parents hold no knight,
+     * bishop or queen, nor can promote to one, counts with the copy of the count that has
+     * none: the choice is the group's, so no warp splits between the two. */
+    int rooks_only = !share && *minors == 0;
     u64 nodes = 0;
     for (u32 window = 0; window < total; window += STAGE_CAP) {
         stage_window(list, mine_all, (u32)(offs >> 21) & mask, window, moves, owner);
@@ -274,7 +282,8 @@ DEVICE_FN void staged2(GLOBAL u64 *entries, const GLOBAL u64 *weights, u32 sourc
             QuadBoard c = parents[o];
             make_quad_move(&c, moves[k], us, &t);
             u32 count = g < all + king ? count_quad_moves_shared(&c, &t, us ^ 1u, shares + o, g < all)
-                                       : count_quad_moves(&c, &t, us ^ 1u);
+                                       : rooks_only ? count_quad_moves(&c, &t, us ^ 1u, 1)
+                                                    : count_quad_moves(&c, &t, us ^ 1u, 0);
             nodes += parent_weights[o] * count;
         }
         BARRIER();
@@ -295,8 +304,9 @@ DEVICE_FN void staged2(GLOBAL u64 *entries, const GLOBAL u64 *weights, u32 sourc
         LOCAL u16 moves[STAGE_CAP];                                                                \
         LOCAL u8 owner[STAGE_CAP];                                                                 \
         LOCAL u64 params[LOOKUP_WORDS];                                                            \
+        LOCAL u32 minors;                                                                          \
         staged2(entries, weights, source, n, lookup_params, lookup_attacks, group_sums, parents,   \
-                parent_weights, shares, scan, moves, owner, params, us, share);                   \
+                parent_weights, shares, scan, moves, owner, params, &minors, us, share);          \
     }
 STAGED2_KERNEL(perft_staged2_white, 0u, 0)
 STAGED2_KERNEL(perft_staged2_black, 1u, 0)
