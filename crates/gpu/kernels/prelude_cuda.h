@@ -65,6 +65,8 @@ DEVICE_FN u32 kogge_popcount64(u64 x) { return (u32)__popcll(x); }
 // Index of the lowest set bit; x must not be 0 (gives 0xFFFFFFFF then, on both backends).
 DEVICE_FN u32 kogge_ctz64(u64 x) { return (u32)(__ffsll((long long)x) - 1); }
 #define POPCOUNT64(x) kogge_popcount64((u64)(x))
+// One population count where POPCOUNT64 takes two: for sets known to lie in one 32-bit word.
+#define POPCOUNT32(x) ((u32)__popc((u32)(x)))
 #define CTZ64(x) kogge_ctz64((u64)(x))
 // The same for 32 bits: the bits below the lowest set one, counted (subtract, and-not, one
 // population count; CTZ64 takes about nine). Bit reverse and leading zeros is two instructions

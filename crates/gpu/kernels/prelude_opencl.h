@@ -57,6 +57,7 @@ DEVICE_FN u32 kogge_popcount64(u64 x) { return (u32)popcount(x); }
 // ctz() is OpenCL C 2.0; isolate the lowest bit and count the zeros above it instead.
 DEVICE_FN u32 kogge_ctz64(u64 x) { return (u32)(63 - clz(x & (0 - x))); }
 #define POPCOUNT64(x) kogge_popcount64((u64)(x))
+#define POPCOUNT32(x) ((u32)popcount((u32)(x)))
 #define CTZ64(x) kogge_ctz64((u64)(x))
 // Index of the lowest set bit of a 32-bit word; x must not be 0. The bits below the lowest set
 // one, counted: three operations (subtract, and-not, population count) where isolating the bit

@@ -97,7 +97,13 @@ fn every_prelude_macro_matches_the_cpu() {
             assert_eq!(row[1] & 0xff, ctz, "ctz of {v:#x}");
             let high = (*v >> 32) as u32;
             let ctz32 = if high == 0 { 32 } else { high.trailing_zeros() };
-            assert_eq!(row[1] >> 8, ctz32, "32-bit ctz of {high:#x}");
+            assert_eq!((row[1] >> 8) & 0xff, ctz32, "32-bit ctz of {high:#x}");
+            let low = *v as u32;
+            assert_eq!(
+                row[1] >> 16,
+                low.count_ones(),
+                "32-bit popcount of {low:#x}"
+            );
             assert_eq!(row[2], (v & MASKS[i % 4]).count_ones(), "masked popcount");
             tickets32.push(row[3]);
             tickets64.push(row[4]);

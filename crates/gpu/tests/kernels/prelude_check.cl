@@ -63,9 +63,11 @@ KERNEL void LAUNCH_BOUNDS(GROUP, 2) prelude_check(
     }
     u32 pop = POPCOUNT64(v);
     bits[gid * 5 + 0] = pop;
-    // CTZ64 in the low byte, CTZ32 of the high word (32 if zero) above it.
+    // CTZ64 in the low byte, CTZ32 of the high word (32 if zero) above it, POPCOUNT32 of the
+    // low word above that.
     u32 high = (u32)(v >> 32);
-    bits[gid * 5 + 1] = (v != 0 ? CTZ64(v) : 64) | ((high != 0 ? CTZ32(high) : 32) << 8);
+    bits[gid * 5 + 1] = (v != 0 ? CTZ64(v) : 64) | ((high != 0 ? CTZ32(high) : 32) << 8) |
+                        (POPCOUNT32(v) << 16);
     bits[gid * 5 + 2] = POPCOUNT64(masked(MASKS, gid, v));
     ATOMIC_ADD_U64(&total64[0], v);
     ATOMIC_ADD_U32(&total32[0], pop);
