@@ -215,7 +215,9 @@ DEVICE_FN int tail_entry(GLOBAL u64 *entries, const GLOBAL u64 *weights, u32 sou
  * and each thread makes its children on those and bulk-counts their moves by lookup, times the
  * parent's paths. Each parent first works out what its children share and sorts its moves by
  * class (child_share.h); the group stages the classes one after another, so that a warp's 32
- * children take one path but at the two seams. One partial sum per work-group (in `scan`, free
+ * children take one path but at the two seams. Without sharing, a group none of whose parents
+ * holds a knight, bishop or queen or can promote to one (*minors stays 0) counts with
+ * count_quad_moves' rook-ending copy. One partial sum per work-group (in `scan`, free
  * again after staging). Two kernels run it, one per side to move (every position of a ply has
  * the same), so that `us` is a constant and every test and select on the side folds away. (One
  * kernel branching on a side argument around the counting counted nothing under PoCL 3.1.)
