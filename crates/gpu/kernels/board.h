@@ -60,10 +60,10 @@ typedef u16 Move;
 
 DEVICE_FN u64 bit(u32 sq) { return 1UL << sq; }
 /* The lowest square of a non-empty set, scanned as one 32-bit word: the low word, or the high
- * one when the low is empty. Picking the word first keeps it to one bit reverse and one
- * leading-zero count, which run on the H100's quarter-rate unit; scanning both words and
- * picking the result took two of each. For an empty set it is meaningless (as CTZ64's is):
- * every caller passes a king, or a set its loop has checked. */
+ * one when the low is empty. Picking the word first keeps it to one CTZ32 (one population
+ * count, on the H100's quarter-rate unit); scanning both words and picking the result took
+ * two. For an empty set it is meaningless (as CTZ64's is): every caller passes a king, or a
+ * set its loop has checked. */
 DEVICE_FN u32 lsb(u64 b) {
     u32 lo = (u32)b;
     u32 scan = CTZ32(lo ? lo : (u32)(b >> 32));

@@ -449,24 +449,10 @@ pub(crate) fn compile(full_source: &str, arch: &str) -> Result<Compiled, GpuErro
 /// numbers (`nvdisasm -g -c kernel-N.cubin`) and for Nsight Compute's source view. A failed write
 /// is reported on stderr and changes nothing else.
 fn dump_for_profiling(source: &str, ptx: &str, cubin: Option<&[u8]>) {
-    use std::sync::atomic::{AtomicUsize, Ordering};
-    static MODULES: AtomicUsize = AtomicUsize::new(0);
-    let Some(dir) = std::env::var_os("KOGGE_CUDA_DUMP") else {
-        return;
-    };
-    let dir = std::path::PathBuf::from(dir);
-    let n = MODULES.fetch_add(1, Ordering::Relaxed);
-    let write = |ext: &str, bytes: &[u8]| {
-        let path = dir.join(format!("kernel-{n}.{ext}"));
-        if let Err(e) = std::fs::create_dir_all(&dir).and_then(|()| std::fs::write(&path, bytes)) {
-            eprintln!("KOGGE_CUDA_DUMP: cannot write {}: {e}", path.display());
-        }
-    };
-    write("cu", source.as_bytes());
-    write("ptx", ptx.as_bytes());
-    if let Some(cubin) = cubin {
-        write("cubin", cubin);
-    }
+    static MODULES: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let mut files = vec![("cu", source.as_bytes()), ("ptx", ptx.as_bytes())];
+    files.extend(cubin.map(|c| ("cubin", c)));
+    source::dump_files("KOGGE_CUDA_DUMP", &MODULES, "kernel", &files);
 }
 
 fn get_cubin(program: &ProgramGuard) -> Result<Vec<u8>, GpuError> {

@@ -564,22 +564,13 @@ pub(crate) fn kernel(module: &OclModule, name: &str) -> Result<OclKernel, GpuErr
 /// SASS to compare with what NVRTC makes of the CUDA flavour. A failed write is reported on
 /// stderr and changes nothing else.
 fn dump_binaries(program: &Program, source: &str) {
-    use std::sync::atomic::{AtomicUsize, Ordering};
-    static PROGRAMS: AtomicUsize = AtomicUsize::new(0);
-    let Some(dir) = std::env::var_os("KOGGE_OPENCL_DUMP") else {
+    static PROGRAMS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    if std::env::var_os("KOGGE_OPENCL_DUMP").is_none() {
         return;
-    };
-    let dir = std::path::PathBuf::from(dir);
-    let n = PROGRAMS.fetch_add(1, Ordering::Relaxed);
-    let binaries = program.get_binaries().unwrap_or_default();
-    let write = |name: String, bytes: &[u8]| {
-        let path = dir.join(name);
-        if let Err(e) = std::fs::create_dir_all(&dir).and_then(|()| std::fs::write(&path, bytes)) {
-            eprintln!("KOGGE_OPENCL_DUMP: cannot write {}: {e}", path.display());
-        }
-    };
-    write(format!("program-{n}.cl"), source.as_bytes());
-    for binary in binaries {
-        write(format!("program-{n}.bin"), &binary);
     }
+    // Built for one device: one binary.
+    let binaries = program.get_binaries().unwrap_or_default();
+    let mut files = vec![("cl", source.as_bytes())];
+    files.extend(binaries.first().map(|b| ("bin", b.as_slice())));
+    source::dump_files("KOGGE_OPENCL_DUMP", &PROGRAMS, "program", &files);
 }

@@ -93,6 +93,29 @@ fn check_define(name: &str, value: &str) -> Result<(), GpuError> {
     Ok(())
 }
 
+/// With the environment variable `var` naming a folder, writes `files` (extension, contents) there
+/// as `STEM-N.EXT`, N the next value of `counter` (programs this process built), for reading
+/// what a backend compiled (`KOGGE_CUDA_DUMP`, `KOGGE_OPENCL_DUMP`). A failed write is reported
+/// on stderr and changes nothing else.
+pub(crate) fn dump_files(
+    var: &str,
+    counter: &std::sync::atomic::AtomicUsize,
+    stem: &str,
+    files: &[(&str, &[u8])],
+) {
+    let Some(dir) = std::env::var_os(var) else {
+        return;
+    };
+    let dir = std::path::PathBuf::from(dir);
+    let n = counter.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    for (ext, bytes) in files {
+        let path = dir.join(format!("{stem}-{n}.{ext}"));
+        if let Err(e) = std::fs::create_dir_all(&dir).and_then(|()| std::fs::write(&path, bytes)) {
+            eprintln!("{var}: cannot write {}: {e}", path.display());
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
