@@ -26,6 +26,8 @@ fn perft_kernels_compile_for_sm_90() {
         "perft_leaf",
         "perft_staged2_white",
         "perft_staged2_black",
+        "perft_staged2_shared_white",
+        "perft_staged2_shared_black",
     ] {
         assert!(
             ptx.contains(&format!(".entry {kernel}")),
