@@ -2,8 +2,9 @@
 # A/B of GPU perft's staged tail (perft_staged2_white/_black) between builds, on the device:
 # for each binary, Nsight Compute's kernel time (clocks locked at base, so that runs repeat
 # within about 0.1%, where wall times vary by about 5%) and instructions executed, summed over
-# every tail launch of start perft 7, Kiwipete perft 6 and position 3 perft 9. Each count is
-# checked against the known value. Kernel changes are kept or dropped on these figures.
+# every tail launch of start perft 7, Kiwipete perft 6, position 3 perft 9 and Kiwipete
+# perft 7. Each count is checked against the known value. Kernel changes are kept or dropped
+# on these figures.
 #
 # Usage: bash bench/gpu-perft-tail.sh BIN...   (REPS=n repeats the set; default 1;
 #        KOGGE_PERFT_TAIL_BLOCKS / KOGGE_PERFT_STAGE pass through to the binaries)
@@ -14,7 +15,10 @@ START="rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 KIWIPETE="r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 POS3="8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"
 # name|fen|depth|expected nodes
-ROWS=("start 7|$START|7|3195901860" "kiwipete 6|$KIWIPETE|6|8031647685" "position 3 9|$POS3|9|50086749815")
+# (Kiwipete perft 7's tail parents have the other side to move from perft 6's, and share
+# differently: both rows.)
+ROWS=("start 7|$START|7|3195901860" "kiwipete 6|$KIWIPETE|6|8031647685" "position 3 9|$POS3|9|50086749815"
+      "kiwipete 7|$KIWIPETE|7|374190009323")
 
 summary() { # ncu CSV on stdin -> "ms Ginst launches nodes"
     python3 -c '

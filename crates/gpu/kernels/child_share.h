@@ -14,7 +14,8 @@
  *                       The child's count needs no slider lookup but an en-passant test's.
  *   CHILD_SHARES_KING : the king's data only; the child's pieces are counted by lookup.
  *   CHILD_SHARES_NONE : everything from scratch (count_quad_moves): castling, en passant, checks,
- *                       and moves on the king's lines or on the lines its zone's squares see.
+ *                       moves on the king's lines, and moves that may change the mover's slider
+ *                       attacks on the king's zone (share_children).
  * A decision skipped by some lanes of a warp costs the warp as much as by none, so the tail does
  * not branch per child: it stages each class apart, and a warp takes 32 children of one class
  * (perft.cl's staged2). Sampled on the CPU (random descents), the classes hold about 71 / 4 /
@@ -35,18 +36,30 @@ typedef struct {
 /* The class of a move by the parent's mover (share_children's masks): `hot_king` holds the
  * squares a change on which alters the child king's data, `hot_pieces` those that alter the
  * child side's slider moves too; `checks_n` and `checks_p` the squares from which a knight or
- * one of the mover's pawns would give check. */
+ * one of the mover's pawns would give check; `zone_rook` and `zone_bishop` the squares on the
+ * king's zone's lines, from which one of the mover's sliders (`orth`, `diag`, or a promotion's
+ * new piece) would attack a zone square. */
 DEVICE_FN u32 child_class(Move mv, u64 hot_king, u64 hot_pieces, u64 child_us, u64 knights, u64 pawns,
-                          u64 checks_n, u64 checks_p) {
+                          u64 orth, u64 diag, u64 checks_n, u64 checks_p, u64 zone_rook, u64 zone_bishop) {
     u32 kind = (mv >> 12) & 3u;
     u64 fb = bit(mv & 63u), tb = bit((mv >> 6) & 63u);
-    /* A knight's (or a knight promotion's) check, or a pawn's: the leapers' checks the shared
-     * path does not look for (a slider's check needs a square of the king's lines). */
-    int promotes_to_knight = kind == MOVE_PROMOTION && ((mv >> 14) & 3u) == 0;
-    int check = ((fb & knights) || ((fb & pawns) && promotes_to_knight)) ? (tb & checks_n) != 0
-                : ((fb & pawns) && kind != MOVE_PROMOTION) ? (tb & checks_p) != 0
-                                                           : 0;
-    if (kind == MOVE_CASTLING || kind == MOVE_EN_PASSANT || ((fb | tb) & hot_king) || check)
+    int promotion = kind == MOVE_PROMOTION;
+    /* What the moved piece alters from its new square: a knight's (or a knight promotion's)
+     * check, or a pawn's (the leapers' checks the shared path does not look for; a slider's
+     * check needs a square of the king's lines); and a slider's attacks on the zone. */
+    u64 to_hot = ((fb & knights) || (promotion && ((mv >> 14) & 3u) == 0)) ? checks_n
+                 : ((fb & pawns) && !promotion)                   ? checks_p
+                                                                  : 0;
+    if (fb & orth) to_hot |= zone_rook;
+    if (fb & diag) to_hot |= zone_bishop;
+    /* A promotion's new piece may attack along a line through the square its pawn left: for
+     * promotions (rare) the pawn's square counts too, whatever the new piece. */
+    u64 lands = tb;
+    if (promotion) {
+        to_hot |= zone_rook | zone_bishop;
+        lands |= fb;
+    }
+    if (kind == MOVE_CASTLING || kind == MOVE_EN_PASSANT || ((fb | tb) & hot_king) || (lands & to_hot))
         return CHILD_SHARES_NONE;
     return (((fb | tb) & hot_pieces) || (tb & child_us)) ? CHILD_SHARES_KING : CHILD_SHARES_ALL;
 }
@@ -72,12 +85,13 @@ DEVICE_FN u64 share_children(const QuadBoard *q, u32 us, const Lookup *t, Move *
     u64 rk = rook_at(t, ksq, occ), bk = bishop_at(t, ksq, occ);
     u64 hot_king = rook_at(t, ksq, occ ^ (rk & m.us)) | bishop_at(t, ksq, occ ^ (bk & m.us));
 
-    /* The king's zone: the squares it may step to and the king's paths of its castlings. The
-     * enemy's slider attacks on a zone square change only with a square the zone square sees
-     * (king lifted); those squares are hot too. */
+    /* The king's zone: the squares it may step to and the king's paths of the castlings that
+     * a child may make. A castling whose squares hold a piece of the child side's (not its king
+     * or rook) stays barred in every child, for the mover's move leaves that square taken. */
     u64 rights = q->q0 & q->q1 & q->q2 & m.us;
     u64 zone = m.king_to;
     u32 base = side ? 56u : 0u;
+    u32 own_rank = (u32)(m.us >> base) & 0xffu;
     u64 orth = s.orth & m.them, diag = s.diag & m.them;
     /* A castling lifts its rook (Chess960: the rook may shield the king's path). That opens
      * only the back rank, and only toward the king's path from the files beyond the rook: those
@@ -85,20 +99,30 @@ DEVICE_FN u64 share_children(const QuadBoard *q, u32 us, const Lookup *t, Move *
     int rook_shields = 0;
     for (u64 r = rights; r; r &= r - 1) {
         u32 kfile = ksq & 7u, rfile = lsb(r) & 7u;
-        zone |= (u64)(castle_paths_at(t, kfile, rfile) & 0xffu) << base;
+        u32 paths = castle_paths_at(t, kfile, rfile);
+        if ((paths >> 8) & own_rank) continue;
+        zone |= (u64)(paths & 0xffu) << base;
         u64 beyond = (u64)(rfile < kfile ? (1u << rfile) - 1u : 0xffu & ~((2u << rfile) - 1u)) << base;
         hot_king |= beyond;
         rook_shields |= (beyond & orth) != 0;
     }
     u64 occ_k = occ ^ m.king;
-    u64 danger = 0;
-
+    u64 danger = 0, zone_rook = 0, zone_bishop = 0;
     FOR_EACH_SQUARE(sq, zone, {
         u64 ra = rook_at(t, sq, occ_k);
         u64 ba = bishop_at(t, sq, occ_k);
-        hot_king |= ra | ba;
+        zone_rook |= ra;
+        zone_bishop |= ba;
         danger |= ((ra & orth) | (ba & diag)) ? bit(sq) : 0;
     })
+    /* A mover's slider's attack on a zone square runs along a line the zone square sees, over
+     * squares the slider sees: only a piece that leaves or enters such a square (seen from
+     * both) can block or open it, and only a slider on such a line (or one that comes onto it:
+     * child_class's `to_hot`) attacks along it. Other squares the zone sees are not hot. */
+    u64 sees_orth = orth, sees_diag = diag;
+    FOR_EACH_SQUARE(sq, orth, sees_orth |= rook_at(t, sq, occ_k);)
+    FOR_EACH_SQUARE(sq, diag, sees_diag |= bishop_at(t, sq, occ_k);)
+    hot_king |= (zone_rook & sees_orth) | (zone_bishop & sees_diag);
     /* A castling rook on its king's path that the mover's sliders attack may shield the rest of
      * the path (count_quad_moves lifts it; the shared path does not); and a child side in check
      * (only in a position that is not legal) has no shared data: all such children go the full
@@ -118,7 +142,8 @@ DEVICE_FN u64 share_children(const QuadBoard *q, u32 us, const Lookup *t, Move *
     u32 a = 0, i = 0, b = count;
     while (i < b) {
         Move mv = list[i];
-        u32 c = child_class(mv, hot_king, hot_pieces, m.us, knights, pawns, checks_n, checks_p);
+        u32 c = child_class(mv, hot_king, hot_pieces, m.us, knights, pawns, orth, diag, checks_n, checks_p,
+                            zone_rook, zone_bishop);
         if (c == CHILD_SHARES_ALL) {
             list[i++] = list[a];
             list[a++] = mv;
