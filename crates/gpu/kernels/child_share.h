@@ -7,24 +7,22 @@
  * stood, and a move changes the board on two squares (`from` and `to`): the king's lines, its
  * pins, the enemy's slider attacks on the king's squares and each of the child side's slider
  * attack sets change only if one of those sets contains one of the two squares. So the parent
- * works them out once, from the child side's point of view (share_children), and sorts its moves
- * into three classes by what the move leaves alone:
+ * works them out once, from the child side's point of view (share_children), and its move lister
+ * tags each move with the class of its child, by what the move leaves alone (movegen.h's
+ * MoveTags):
  *   CHILD_SHARES_ALL  : the king's data (pins, the enemy's slider attacks on the king's squares)
  *                       and the child side's knight and slider moves; no capture, no check.
  *                       The child's count needs no slider lookup but an en-passant test's.
  *   CHILD_SHARES_KING : the king's data only; the child's pieces are counted by lookup.
- *   CHILD_SHARES_NONE : everything from scratch (count_quad_moves): castling, en passant, checks,
- *                       moves on the king's lines, and moves that may change the mover's slider
- *                       attacks on the king's zone (share_children).
+ *   CHILD_SHARES_NONE : everything from scratch (count_quad_moves): castling, en passant,
+ *                       promotions, checks, moves on the king's lines, and moves that may change
+ *                       the mover's slider attacks on the king's zone (share_children).
  * A decision skipped by some lanes of a warp costs the warp as much as by none, so the tail does
  * not branch per child: it stages each class apart, and a warp takes 32 children of one class
- * (perft.cl's staged2). Sampled on the CPU (random descents), the classes hold about 71 / 4 /
- * 25% of the start position's children at depth 5, 47 / 27 / 25% of Kiwipete's at depth 4 and
- * 32 / 6 / 62% of position 3's at depth 7. */
-
-#define CHILD_SHARES_ALL 0u
-#define CHILD_SHARES_KING 1u
-#define CHILD_SHARES_NONE 2u
+ * (perft.cl's staged2). Counted on the GPU, the classes hold 72 / 10 / 18% of the children in
+ * the start position's perft 7 and 47 / 29 / 24% in Kiwipete's perft 6; sampled on the CPU
+ * (random descents), 42 / 38 / 20% in Kiwipete's perft 7. (Position 3, which runs the plain
+ * tail by default, had 32 / 6 / 62% at depth 7 under the earlier, wider zone.) */
 
 /* What the children of one parent share (the child side's, with the parent's occupancy). */
 typedef struct {
@@ -33,45 +31,10 @@ typedef struct {
     u64 mobility;         /* the child side's legal knight, rook, bishop and queen moves */
 } ChildShare;
 
-/* The class of a move by the parent's mover (share_children's masks): `hot_king` holds the
- * squares a change on which alters the child king's data, `hot_pieces` those that alter the
- * child side's slider moves too; `checks_n` and `checks_p` the squares from which a knight or
- * one of the mover's pawns would give check; `zone_rook` and `zone_bishop` the squares on the
- * king's zone's lines, from which one of the mover's sliders (`orth`, `diag`, or a promotion's
- * new piece) would attack a zone square. */
-DEVICE_FN u32 child_class(Move mv, u64 hot_king, u64 hot_pieces, u64 child_us, u64 knights, u64 pawns,
-                          u64 orth, u64 diag, u64 checks_n, u64 checks_p, u64 zone_rook, u64 zone_bishop) {
-    u32 kind = (mv >> 12) & 3u;
-    u64 fb = bit(mv & 63u), tb = bit((mv >> 6) & 63u);
-    int promotion = kind == MOVE_PROMOTION;
-    /* What the moved piece alters from its new square: a knight's (or a knight promotion's)
-     * check, or a pawn's (the leapers' checks the shared path does not look for; a slider's
-     * check needs a square of the king's lines); and a slider's attacks on the zone. */
-    u64 to_hot = ((fb & knights) || (promotion && ((mv >> 14) & 3u) == 0)) ? checks_n
-                 : ((fb & pawns) && !promotion)                   ? checks_p
-                                                                  : 0;
-    if (fb & orth) to_hot |= zone_rook;
-    if (fb & diag) to_hot |= zone_bishop;
-    /* A promotion's new piece may attack along a line through the square its pawn left: for
-     * promotions (rare) the pawn's square counts too, whatever the new piece. */
-    u64 lands = tb;
-    if (promotion) {
-        to_hot |= zone_rook | zone_bishop;
-        lands |= fb;
-    }
-    if (kind == MOVE_CASTLING || kind == MOVE_EN_PASSANT || ((fb | tb) & hot_king) || (lands & to_hot))
-        return CHILD_SHARES_NONE;
-    return (((fb | tb) & hot_pieces) || (tb & child_us)) ? CHILD_SHARES_KING : CHILD_SHARES_ALL;
-}
-
-/* Works out what the children of parent `q` (with `us` to move) share (*sh), and sorts its
- * `count` moves in `list` by class: those of CHILD_SHARES_ALL first, then CHILD_SHARES_KING,
- * then CHILD_SHARES_NONE. Returns the three counts packed 21 bits apart, CHILD_SHARES_NONE's
- * lowest (so that a tail that shares nothing packs its counts as they are), then
- * CHILD_SHARES_ALL's, then CHILD_SHARES_KING's (at most 218 moves a position, 128 positions a
- * work-group: each sum over a group fits). */
-DEVICE_FN u64 share_children(const QuadBoard *q, u32 us, const Lookup *t, Move *list, u32 count,
-                             ChildShare *sh) {
+/* Works out what the children of parent `q` (with `us` to move) share (*sh), and the squares
+ * by which its move lister tags each move with the class of its child (*g: movegen.h's
+ * MoveTags). */
+DEVICE_FN void share_children(const QuadBoard *q, u32 us, const Lookup *t, ChildShare *sh, MoveTags *g) {
     u32 side = us ^ 1u; /* the children's side to move */
     PieceSets s;
     Masks m;
@@ -118,7 +81,8 @@ DEVICE_FN u64 share_children(const QuadBoard *q, u32 us, const Lookup *t, Move *
     /* A mover's slider's attack on a zone square runs along a line the zone square sees, over
      * squares the slider sees: only a piece that leaves or enters such a square (seen from
      * both) can block or open it, and only a slider on such a line (or one that comes onto it:
-     * child_class's `to_hot`) attacks along it. Other squares the zone sees are not hot. */
+     * MoveTags' lines_rook and lines_bishop) attacks along it. Other squares the zone sees are
+     * not hot. */
     u64 sees_orth = orth, sees_diag = diag;
     FOR_EACH_SQUARE(sq, orth, sees_orth |= rook_at(t, sq, occ_k);)
     FOR_EACH_SQUARE(sq, diag, sees_diag |= bishop_at(t, sq, occ_k);)
@@ -134,27 +98,33 @@ DEVICE_FN u64 share_children(const QuadBoard *q, u32 us, const Lookup *t, Move *
     sh->pin_hv = m.pin_hv;
     sh->pin_diag = m.pin_diag;
     sh->danger = danger;
-    u64 hot_pieces = hot_king | seen;
-    u64 checks_n = knight_at(t, ksq), checks_p = pawn_at(t, side, ksq);
-    u64 knights = s.knights & m.them, pawns = s.pawns & m.them;
+    g->hot_king = hot_king;
+    g->hot_pieces = hot_king | seen;
+    g->captures = m.us;
+    g->checks_n = knight_at(t, ksq);
+    g->checks_p = pawn_at(t, side, ksq);
+    g->lines_rook = zone_rook;
+    g->lines_bishop = zone_bishop;
+}
 
-    /* Three-way partition in place: [0, a) shares all, [a, b) the king's, [b, count) none. */
-    u32 a = 0, i = 0, b = count;
+/* Sorts the moves a parent listed with its MoveTags (`c`): those of CHILD_SHARES_KING, among the
+ * back ones, to the back part's start, before CHILD_SHARES_NONE's. Returns the three counts
+ * packed 21 bits apart, CHILD_SHARES_NONE's lowest (so that a tail that shares nothing packs
+ * its counts as they are), then CHILD_SHARES_ALL's, then CHILD_SHARES_KING's (at most 218 moves
+ * a position, 128 positions a work-group: each sum over a group fits). */
+DEVICE_FN u64 sort_children(Move *list, MoveCursor c) {
+    /* Two-way partition in place: [first, i) the king's, [b, MOVE_LIST_SIZE) none. */
+    u32 first = MOVE_LIST_SIZE - c.back, i = first, b = MOVE_LIST_SIZE;
     while (i < b) {
         Move mv = list[i];
-        u32 c = child_class(mv, hot_king, hot_pieces, m.us, knights, pawns, orth, diag, checks_n, checks_p,
-                            zone_rook, zone_bishop);
-        if (c == CHILD_SHARES_ALL) {
-            list[i++] = list[a];
-            list[a++] = mv;
-        } else if (c == CHILD_SHARES_NONE) {
+        if (((mv >> 12) & 3u) != MOVE_NORMAL || (mv >> 14) == CHILD_SHARES_NONE) {
             list[i] = list[--b];
             list[b] = mv;
         } else {
             i++;
         }
     }
-    return (u64)(count - b) | ((u64)a << 21) | ((u64)(b - a) << 42);
+    return (u64)(MOVE_LIST_SIZE - b) | ((u64)c.front << 21) | ((u64)(b - first) << 42);
 }
 
 /* count_quad_moves() of a child of CHILD_SHARES_ALL (`all`) or CHILD_SHARES_KING, with `side`

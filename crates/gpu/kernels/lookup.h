@@ -259,17 +259,29 @@ DEVICE_FN u32 count_moves_lookup(const Board *b, const Lookup *t) {
     return n + count_piece_moves_lookup(&s, t, &m) + count_pawns_and_specials(b, &m);
 }
 
-/* gen_moves() by lookup: the same moves in the same order (movegen.h's pawn and special moves). */
-DEVICE_FN u32 gen_moves_lookup(const Board *b, const Lookup *t, Move *list) {
+/* gen_moves() by lookup: the same moves in the same order (movegen.h's pawn and special moves),
+ * tagged by `g` unless it is null (movegen.h's MoveTags); returns where they went. */
+DEVICE_FN MoveCursor list_moves_lookup(const Board *b, const Lookup *t, Move *list, const MoveTags *g) {
     PieceSets s;
     Masks m;
     prepare_lookup(b, t, &s, &m);
-    u32 n = push_targets(list, 0, lsb(m.king), m.king_to);
-    if (m.checks > 1) return n;
+    MoveCursor c = {0, 0};
+    push_moves(list, &c, lsb(m.king), m.king_to, g, MOVER_KING);
+    if (m.checks > 1) return c;
     u64 target = ~m.us & m.checkmask;
     u64 pinned = m.pin_hv | m.pin_diag;
-    FOR_EACH_SQUARE(sq, s.knights & m.us & ~pinned, n = push_targets(list, n, sq, knight_at(t, sq) & target);)
-    FOR_EACH_SQUARE(sq, s.orth & m.us & ~m.pin_diag, n = push_targets(list, n, sq, rook_moves_lookup(t, &m, sq, target));)
-    FOR_EACH_SQUARE(sq, s.diag & m.us & ~m.pin_hv, n = push_targets(list, n, sq, bishop_moves_lookup(t, &m, sq, target));)
-    return push_pawns_and_specials(b, &m, list, n);
+    FOR_EACH_SQUARE(sq, s.knights & m.us & ~pinned, push_moves(list, &c, sq, knight_at(t, sq) & target, g, MOVER_KNIGHT);)
+    FOR_EACH_SQUARE(sq, s.orth & m.us & ~m.pin_diag,
+                    push_moves(list, &c, sq, rook_moves_lookup(t, &m, sq, target), g,
+                               (bit(sq) & s.diag) ? MOVER_QUEEN : MOVER_ROOK);)
+    FOR_EACH_SQUARE(sq, s.diag & m.us & ~m.pin_hv,
+                    push_moves(list, &c, sq, bishop_moves_lookup(t, &m, sq, target), g,
+                               (bit(sq) & s.orth) ? MOVER_QUEEN : MOVER_BISHOP);)
+    push_pawns_and_specials(b, &m, list, &c, g);
+    return c;
+}
+
+/* Every legal move into `list` (room for MOVE_LIST_SIZE) by lookup; returns how many. */
+DEVICE_FN u32 gen_moves_lookup(const Board *b, const Lookup *t, Move *list) {
+    return list_moves_lookup(b, t, list, 0).front;
 }

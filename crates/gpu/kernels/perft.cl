@@ -116,19 +116,21 @@ DEVICE_FN u32 stage_listed(int present, PerftBoard p, LOCAL_PTR QuadBoard *paren
     return (u32)total;
 }
 
-/* The moves of parent `p` in `list`, and their number (0 if there is no parent). */
-DEVICE_FN u32 list_parent(int present, PerftBoard p, const Lookup *t, Move *list) {
-    if (!present) return 0;
+/* The moves of parent `p` in `list`, tagged by `g` unless it is null (movegen.h's MoveTags),
+ * and where they went (none if there is no parent). */
+DEVICE_FN MoveCursor list_parent(int present, PerftBoard p, const Lookup *t, Move *list, const MoveTags *g) {
+    MoveCursor c = {0, 0};
+    if (!present) return c;
     Board b;
     unpack_perft(p, &b);
-    return gen_moves_lookup(&b, t, list);
+    return list_moves_lookup(&b, t, list, g);
 }
 
 /* Each thread takes parent `p` (if present), lists its moves in `list` (*count of them) and
  * stages it (stage_listed). */
 DEVICE_FN u32 stage_parent(int present, PerftBoard p, const Lookup *t, Move *list,
                            LOCAL_PTR QuadBoard *parents, LOCAL_PTR u64 *scan, u32 *count, u32 *off) {
-    *count = list_parent(present, p, t, list);
+    *count = list_parent(present, p, t, list, 0).front;
     return stage_listed(present, p, parents, scan, *count, off);
 }
 
@@ -163,7 +165,7 @@ KERNEL void expand(const GLOBAL PerftBoard *boards, u32 first, u32 n, const GLOB
     t.attacks = lookup_attacks;
     u32 lid = LOCAL_ID();
     u32 i = GLOBAL_ID();
-    Move list[256];
+    Move list[MOVE_LIST_SIZE];
     u32 count, off;
     PerftBoard p = {{0, 0, 0, 0}};
     if (i < n) p = boards[first + i];
@@ -213,12 +215,12 @@ DEVICE_FN int tail_entry(GLOBAL u64 *entries, const GLOBAL u64 *weights, u32 sou
 /* The last two plies below positions 0 .. n - 1 of a source (above), all with `us` to move:
  * the children are staged as above, with the parents kept as quad-bitboards (quad_board.h),
  * and each thread makes its children on those and bulk-counts their moves by lookup, times the
- * parent's paths. Each parent first works out what its children share and sorts its moves by
- * class (child_share.h); the group stages the classes one after another, so that a warp's 32
- * children take one path but at the two seams. Without sharing, a group none of whose parents
- * holds a knight, bishop or queen or can promote to one (*minors stays 0) counts with
- * count_quad_moves' rook-ending copy. One partial sum per work-group (in `scan`, free
- * again after staging). Two kernels run it, one per side to move (every position of a ply has
+ * parent's paths. Each parent first works out what its children share, then lists its moves
+ * tagged by class and sorts them (child_share.h); the group stages the classes one after
+ * another, so that a warp's 32 children take one path but at the two seams. Without sharing, a
+ * group none of whose parents holds a knight, bishop or queen or can promote to one (*minors
+ * stays 0) counts with count_quad_moves' rook-ending copy. One partial sum per work-group (in
+ * `scan`, free again after staging). Two kernels run it, one per side to move (every position of a ply has
  * the same), so that `us` is a constant and every test and select on the side folds away. (One
  * kernel branching on a side argument around the counting counted nothing under PoCL 3.1.)
  * Compiled for TAIL_BLOCKS work-groups of 128 per multiprocessor (7: 72 registers a thread;
@@ -235,31 +237,33 @@ DEVICE_FN void staged2(GLOBAL u64 *entries, const GLOBAL u64 *weights, u32 sourc
     t.params = params;
     t.attacks = lookup_attacks;
     u32 lid = LOCAL_ID();
-    Move list[256];
+    Move list[MOVE_LIST_SIZE];
     PerftBoard p = {{0, 0, 0, 0}};
     u64 w = 0;
     int present = tail_entry(entries, weights, source, GLOBAL_ID(), n, &p, &w);
-    /* stage_parent, but for the classes sorted and counted between listing and scanning. */
-    u32 count = list_parent(present, p, &t, list);
-    u64 classes = count;
+    /* stage_parent, but for the classes: worked out before listing, sorted and counted before
+     * scanning. */
+    MoveTags g;
     if (present) {
         QuadBoard q;
         quad_of_perft(p, &q);
         parents[lid] = q;
         if (share) {
             ChildShare sh;
-            classes = share_children(&q, us, &t, list, count, &sh);
+            share_children(&q, us, &t, &sh, &g);
             shares[lid] = sh;
         } else if (!quad_rooks_only(&q, us)) {
             *minors = 1; /* any lane that sees one: the same value from every writer */
         }
     }
+    MoveCursor listed = list_parent(present, p, &t, list, share ? &g : 0);
+    u64 classes = share ? sort_children(list, listed) : listed.front;
     parent_weights[lid] = w;
     u64 totals;
     u64 offs = group_scan(scan, classes, &totals);
     /* The group's children of class CHILD_SHARES_ALL come first, then CHILD_SHARES_KING's,
      * then CHILD_SHARES_NONE's; within each, this thread's begin at its offset among the class
-     * (share_children packs the counts). Without `share` the counts of the first two are
+     * (sort_children packs the counts). Without `share` the counts of the first two are
      * constants 0, and the shared count's code drops out of that kernel. */
     u32 mask = (1u << 21) - 1u;
     u32 all = share ? (u32)(totals >> 21) & mask : 0u, king = share ? (u32)(totals >> 42) : 0u;
@@ -267,6 +271,9 @@ DEVICE_FN void staged2(GLOBAL u64 *entries, const GLOBAL u64 *weights, u32 sourc
     u32 total = all + king + none;
     u32 mine_all = share ? (u32)(classes >> 21) & mask : 0u, mine_king = share ? (u32)(classes >> 42) : 0u;
     u32 mine_none = (u32)classes & mask;
+    /* Where the moves of the last two classes begin: sharing, the lister put them at the back
+     * (sort_children); else every move is at the front, and counts as CHILD_SHARES_NONE. */
+    const Move *back = share ? list + MOVE_LIST_SIZE - mine_king - mine_none : list;
     /* Read after group_scan's barriers. Without `share` a group whose parents hold no knight,
      * bishop or queen, nor can promote to one, counts with the copy of the count that has
      * none: the choice is the group's, so no warp splits between the two. */
@@ -274,8 +281,8 @@ DEVICE_FN void staged2(GLOBAL u64 *entries, const GLOBAL u64 *weights, u32 sourc
     u64 nodes = 0;
     for (u32 window = 0; window < total; window += STAGE_CAP) {
         stage_window(list, mine_all, (u32)(offs >> 21) & mask, window, moves, owner);
-        stage_window(list + mine_all, mine_king, all + (u32)(offs >> 42), window, moves, owner);
-        stage_window(list + mine_all + mine_king, mine_none, all + king + ((u32)offs & mask), window, moves, owner);
+        stage_window(back, mine_king, all + (u32)(offs >> 42), window, moves, owner);
+        stage_window(back + mine_king, mine_none, all + king + ((u32)offs & mask), window, moves, owner);
         BARRIER();
         u32 m = total - window < STAGE_CAP ? total - window : STAGE_CAP;
         for (u32 k = lid; k < m; k += SCAN_GROUP) {
@@ -316,7 +323,7 @@ STAGED2_KERNEL(perft_staged2_shared_white, 0u, 1)
 STAGED2_KERNEL(perft_staged2_shared_black, 1u, 1)
 
 DEVICE_FN u64 perft2(const Board *b) {
-    Move list[256];
+    Move list[MOVE_LIST_SIZE];
     u32 count = gen_moves(b, list);
     u64 nodes = 0;
     for (u32 k = 0; k < count; k++) {
@@ -328,7 +335,7 @@ DEVICE_FN u64 perft2(const Board *b) {
 }
 
 DEVICE_FN u64 perft3(const Board *b) {
-    Move list[256];
+    Move list[MOVE_LIST_SIZE];
     u32 count = gen_moves(b, list);
     u64 nodes = 0;
     for (u32 k = 0; k < count; k++) {

@@ -150,7 +150,7 @@ KERNEL void dedup_pass(const GLOBAL PerftBoard *boards, const GLOBAL u64 *weight
     t.attacks = lookup_attacks;
     u32 lid = LOCAL_ID();
     u32 i = GLOBAL_ID();
-    Move list[256];
+    Move list[MOVE_LIST_SIZE];
     u32 count, off;
     if (lid == 0) {
         claimed = 0;
