@@ -34,6 +34,17 @@ fn devices() -> Vec<Device> {
     devices
 }
 
+/// GPU perft on (a fresh handle to) `device` whose staged tail shares parents' work with their
+/// children (kernels/child_share.h) or not, whatever the root's material.
+fn perft_sharing(device: &Device, share: bool) -> GpuPerft {
+    let d = Device::open(device.info()).expect("device reopens");
+    let options = PerftOptions {
+        share_children: Some(share),
+        ..PerftOptions::for_device(&d)
+    };
+    GpuPerft::new(d, options).expect("perft kernels build")
+}
+
 /// Every count up to `max_nodes` of every position in `file` (each `stride`-th position), with
 /// the given options; returns the number of counts checked.
 fn check_suite(gpu: &mut GpuPerft, file: &str, stride: usize, max_nodes: u64) -> usize {
@@ -76,12 +87,7 @@ fn suites_match_on_every_device() {
         // The staged tail with and without the work parents share with their children
         // (kernels/child_share.h), each on every position whatever its material.
         for share in [true, false] {
-            let d = Device::open(device.info()).expect("device reopens");
-            let options = PerftOptions {
-                share_children: Some(share),
-                ..PerftOptions::for_device(&d)
-            };
-            let mut gpu = GpuPerft::new(d, options).expect("perft kernels build");
+            let mut gpu = perft_sharing(&device, share);
             // Every position of the standard and Chess960 suites and every other random
             // one, to counts that take PoCL on two cores about a minute each way.
             let n = check_suite(&mut gpu, "perft-suite.epd", 1, 5_000_000)
@@ -108,12 +114,7 @@ fn rook_endings_and_their_promotions_match_the_cpu() {
         "1r2k1r1/3p4/8/2P5/8/8/3P2p1/1R2K1R1 b BGbg - 0 1",
     ];
     for device in devices() {
-        let d = Device::open(device.info()).expect("device reopens");
-        let options = PerftOptions {
-            share_children: Some(false),
-            ..PerftOptions::for_device(&d)
-        };
-        let mut gpu = GpuPerft::new(d, options).expect("perft kernels build");
+        let mut gpu = perft_sharing(&device, false);
         for fen in fens {
             let board = Board::from_fen(fen).unwrap();
             for depth in 2..=4 {

@@ -220,11 +220,11 @@ DEVICE_FN int tail_entry(GLOBAL u64 *entries, const GLOBAL u64 *weights, u32 sou
  * another, so that a warp's 32 children take one path but at the two seams. Without sharing, a
  * group none of whose parents holds a knight, bishop or queen or can promote to one (*minors
  * stays 0) counts with count_quad_moves' rook-ending copy. One partial sum per work-group (in
- * `scan`, free again after staging). Two kernels run it, one per side to move (every position of a ply has
- * the same), so that `us` is a constant and every test and select on the side folds away. (One
- * kernel branching on a side argument around the counting counted nothing under PoCL 3.1.)
- * Compiled for TAIL_BLOCKS work-groups of 128 per multiprocessor (7: 72 registers a thread;
- * crates/gpu-perft's TAIL_BLOCKS says why). */
+ * `scan`, free again after staging). Two kernels run it, one per side to move (every position
+ * of a ply has the same), so that `us` is a constant and every test and select on the side
+ * folds away. (One kernel branching on a side argument around the counting counted nothing
+ * under PoCL 3.1.) Compiled for TAIL_BLOCKS work-groups of 128 per multiprocessor (7: 72
+ * registers a thread; crates/gpu-perft's TAIL_BLOCKS says why). */
 DEVICE_FN void staged2(GLOBAL u64 *entries, const GLOBAL u64 *weights, u32 source, u32 n,
                        const GLOBAL u64 *lookup_params, const GLOBAL u64 *lookup_attacks,
                        GLOBAL u64 *group_sums, LOCAL_PTR QuadBoard *parents, LOCAL_PTR u64 *parent_weights,
@@ -243,20 +243,20 @@ DEVICE_FN void staged2(GLOBAL u64 *entries, const GLOBAL u64 *weights, u32 sourc
     int present = tail_entry(entries, weights, source, GLOBAL_ID(), n, &p, &w);
     /* stage_parent, but for the classes: worked out before listing, sorted and counted before
      * scanning. */
-    MoveTags g;
+    MoveTags tags;
     if (present) {
         QuadBoard q;
         quad_of_perft(p, &q);
         parents[lid] = q;
         if (share) {
             ChildShare sh;
-            share_children(&q, us, &t, &sh, &g);
+            share_children(&q, us, &t, &sh, &tags);
             shares[lid] = sh;
         } else if (!quad_rooks_only(&q, us)) {
             *minors = 1; /* any lane that sees one: the same value from every writer */
         }
     }
-    MoveCursor listed = list_parent(present, p, &t, list, share ? &g : 0);
+    MoveCursor listed = list_parent(present, p, &t, list, share ? &tags : 0);
     u64 classes = share ? sort_children(list, listed) : listed.front;
     parent_weights[lid] = w;
     u64 totals;
