@@ -27,5 +27,6 @@ pub fn search_defines() -> Vec<(&'static str, String)> {
         ("WORKER_LANES", WORKER_LANES.to_string()),
         // One copy of each large helper: the search's code must fit the instruction cache.
         ("HEAVY_FN", "NOINLINE_FN".to_string()),
+        ("SLIDER_FN", "NOINLINE_FN".to_string()),
     ]
 }
