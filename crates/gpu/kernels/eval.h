@@ -3,7 +3,8 @@
  * position), so it is integer-only and every term reads like its Rust twin, in the same order:
  * material, piece_squares, mobility, pawn_structure, king_safety, bishop_pair, rook_files, tempo.
  *
- * Needs board.h before it, and the weight tables after board.h: crates/search-gpu/src/
+ * Needs board.h and line_attacks.h before it (the sliders' attacks come from the latter's table,
+ * which evaluate() takes as `lines`), and the weight tables after them: crates/search-gpu/src/
  * eval_source.rs generates them (EVAL_MATERIAL, EVAL_PST, ...) from kogge_eval::Weights, so the
  * tuned values reach the GPU by construction and none is copied here by hand.
  *
@@ -13,8 +14,8 @@
  *   2. Lane i takes the i-th piece in square order (i + 32 too, on boards with more than 32
  *      pieces, which no legal game reaches) and adds up the per-piece terms: piece-square,
  *      mobility, pawn structure for a pawn, rook files for a rook, and the piece's share of the
- *      attack on the enemy king. The slider fills, the bulk of the work, thus run once per lane
- *      rather than once per piece in a row.
+ *      attack on the enemy king. The slider lookups thus run once per lane rather than once per
+ *      piece in a row.
  *   3. Two-stage sum in local memory of four numbers per lane: mg, eg, and the attack on each
  *      king (units and attackers, packed).
  *   4. Every lane, from the sums: the per-side terms (material, king danger and shield, bishop
@@ -121,15 +122,15 @@ HEAVY_FN void eval_prepare(const Board *b, EvalContext *x) {
     for (u32 c = 0; c < 2u; c++) x->mobility_area[c] = ~(b->colors[c] | x->pawn_attacks[c ^ 1u]);
 }
 
-/* The squares a knight, bishop, rook or queen on `from` attacks (0 for pawns and kings), as
- * kogge_chess::attacks gives them: sliders stop at the first piece, whatever its colour. Written
- * without branches on the piece type so that the lanes of a warp, each with its own piece, run
- * the same instructions. */
-DEVICE_FN u64 eval_reach(u32 pt, u64 from, u64 empty) {
-    u64 knight = pt == KNIGHT ? from : 0UL;
-    u64 diagonal = (pt == BISHOP || pt == QUEEN) ? from : 0UL;
-    u64 orthogonal = (pt == ROOK || pt == QUEEN) ? from : 0UL;
-    return knight_attacks(knight) | bishop_attacks(diagonal, empty) | rook_attacks(orthogonal, empty);
+/* The squares a knight, bishop, rook or queen on `sq` attacks (0 for pawns and kings), as
+ * kogge_chess::attacks gives them: sliders stop at the first piece, whatever its colour. Both
+ * slider lookups are made on every lane and kept by the piece type (line_attacks.h's table `t`),
+ * so that the lanes of a warp, each with its own piece, run the same instructions. */
+DEVICE_FN u64 eval_reach(const GLOBAL u64 *t, u32 pt, u32 sq, u64 occupied) {
+    u64 knight = pt == KNIGHT ? knight_attacks(bit(sq)) : 0UL;
+    u64 diagonal = (pt == BISHOP || pt == QUEEN) ? bishop_from(t, sq, occupied) : 0UL;
+    u64 orthogonal = (pt == ROOK || pt == QUEEN) ? rook_from(t, sq, occupied) : 0UL;
+    return knight | diagonal | orthogonal;
 }
 
 /* The square of the n-th set bit (from 0, in square order) of `set`; n < popcount(set). A binary
@@ -272,12 +273,12 @@ DEVICE_FN i32 phase(const Board *b) {
  * negative), and its share in the attack on the enemy king, added to *attack_on_white or
  * *attack_on_black (two scalars rather than an array indexed by colour, which a GPU compiler
  * would put in slow per-thread memory). */
-HEAVY_FN EvalScore eval_piece(const Board *b, const EvalContext *x, u32 sq, i32 *attack_on_white,
-                               i32 *attack_on_black) {
+HEAVY_FN EvalScore eval_piece(const Board *b, const GLOBAL u64 *t, const EvalContext *x, u32 sq,
+                               i32 *attack_on_white, i32 *attack_on_black) {
     u64 from = bit(sq);
     u32 color = (b->colors[BLACK] & from) != 0 ? BLACK : WHITE;
     u32 pt = piece_type_on(b, from);
-    u64 reach = eval_reach(pt, from, ~x->occupied);
+    u64 reach = eval_reach(t, pt, sq, x->occupied);
 
     EvalScore s = piece_squares(pt, color, sq);
     s = eval_add(s, mobility(x, pt, color, reach));
@@ -296,8 +297,8 @@ HEAVY_FN EvalScore eval_piece(const Board *b, const EvalContext *x, u32 sq, i32 
  * view, equal to kogge_eval::evaluate. Uses BARRIER() internally (so every lane of the group
  * must call it) and `scratch` (EVAL_SCRATCH_INTS ints of LOCAL memory) for the reductions; it
  * begins and ends with a barrier so callers need not care about earlier or later uses of
- * scratch. */
-DEVICE_FN i32 evaluate(const Board *b, u32 lane, LOCAL_PTR i32 *scratch) {
+ * scratch. `lines` is line_attacks.h's table. */
+DEVICE_FN i32 evaluate(const Board *b, const GLOBAL u64 *lines, u32 lane, LOCAL_PTR i32 *scratch) {
     /* Step 1. Whoever used scratch before is done with it. */
     BARRIER();
 
@@ -311,7 +312,7 @@ DEVICE_FN i32 evaluate(const Board *b, u32 lane, LOCAL_PTR i32 *scratch) {
     u32 pieces = popc(x.occupied);
     for (u32 k = lane; k < pieces; k += WORKER_LANES) {
         u32 sq = eval_nth_square(x.occupied, k);
-        sum = eval_add(sum, eval_piece(b, &x, sq, &attack_on_white, &attack_on_black));
+        sum = eval_add(sum, eval_piece(b, lines, &x, sq, &attack_on_white, &attack_on_black));
     }
 
     /* Step 4. Sum the four numbers over the lanes: each lane adds four entries of one quantity,

@@ -1,12 +1,13 @@
 /* eval_check.cl: evaluates a batch of positions, one work-group of WORKER_LANES lanes per
  * position, for crates/search-gpu's GpuEvaluator, which compares the results with
- * kogge_eval::evaluate. Built after board.h, movegen.h, the generated weights and eval.h (the
- * GPU search's include order, so that a clash of names shows up here already).
+ * kogge_eval::evaluate. Built after board.h, movegen.h, line_attacks.h, the generated weights and
+ * eval.h (the GPU search's include order, so that a clash of names shows up here already);
+ * `lines` is line_attacks.h's table.
  *
  * Every lane writes its own result: evaluate() must return the same value on all of them, and
  * the host checks that it does. */
 
-KERNEL void eval_check(const GLOBAL PackedBoard *boards, u32 n, GLOBAL i32 *scores) {
+KERNEL void eval_check(const GLOBAL PackedBoard *boards, u32 n, GLOBAL i32 *scores, const GLOBAL u64 *lines) {
     LOCAL i32 scratch[EVAL_SCRATCH_INTS];
     u32 lane = LOCAL_ID();
     u32 position = GROUP_ID();
@@ -17,5 +18,5 @@ KERNEL void eval_check(const GLOBAL PackedBoard *boards, u32 n, GLOBAL i32 *scor
     if (position >= n) return;
     Board b;
     unpack_board(&boards[position], &b);
-    scores[position * WORKER_LANES + lane] = evaluate(&b, lane, scratch);
+    scores[position * WORKER_LANES + lane] = evaluate(&b, lines, lane, scratch);
 }

@@ -5,8 +5,8 @@
  * of frames in local (shared) memory, walked by a state machine with the same numbered steps as
  * crates/search-cpu/src/pvs.rs.
  *
- * Needs, before it: board.h, movegen.h, the generated tables (ZOBRIST_*, LMR, search constants,
- * evaluation weights) and eval.h.
+ * Needs, before it: board.h, movegen.h, line_attacks.h (whose table the host passes as `lines`),
+ * the generated tables (ZOBRIST_*, LMR, search constants, evaluation weights) and eval.h.
  *
  * # Uniform control
  * Every lane runs the same control code on the same values: the frame being searched, the board,
@@ -191,7 +191,7 @@ NOINLINE_FN u64 key_after(const Board *before, const Board *after, u64 key, Move
 }
 
 /* ---- Small chess helpers --------------------------------------------------------------------- */
-NOINLINE_FN int king_in_check(const Board *b) {
+NOINLINE_FN int king_in_check(const Board *b, const GLOBAL u64 *lines) {
     u32 us = b->side, them = us ^ 1u;
     u64 king = b->pieces[KING] & b->colors[us];
     u64 occ = b->colors[0] | b->colors[1];
@@ -200,13 +200,13 @@ NOINLINE_FN int king_in_check(const Board *b) {
     u64 diag = (b->pieces[BISHOP] | b->pieces[QUEEN]) & t;
     if ((knight_attacks(king) & b->pieces[KNIGHT] & t) | (pawn_attacks(us, king) & b->pieces[PAWN] & t))
         return 1;
-    /* Four fills per kind of line only when an enemy slider of that kind shares a line with the
+    /* A lookup per kind of line only when an enemy slider of that kind shares a line with the
      * king on the empty board (a few operations): most of the time none does. */
     u32 ksq = lsb(king);
-    u64 lines = (RANK_1 << (ksq & 56u)) | (0x0101010101010101UL << (ksq & 7u));
-    if ((orth & lines) && (rook_attacks(king, ~occ) & orth)) return 1;
+    u64 lines_hv = (RANK_1 << (ksq & 56u)) | (0x0101010101010101UL << (ksq & 7u));
+    if ((orth & lines_hv) && (rook_from(lines, ksq, occ) & orth)) return 1;
     u64 diagonals = diagonal_of(ksq) | antidiagonal_of(ksq);
-    return (diag & diagonals) && (bishop_attacks(king, ~occ) & diag);
+    return (diag & diagonals) && (bishop_from(lines, ksq, occ) & diag);
 }
 
 DEVICE_FN int has_non_pawn_material(const Board *b) {
@@ -238,6 +238,52 @@ DEVICE_FN i32 order_value(u32 type) {
     case QUEEN: return 900;
     default: return 0;
     }
+}
+
+/* prepare() with the checkers and pins found by lookups from the king instead of fills along
+ * eight directions (the same Masks): a slider checks if the king, as that slider, sees it; the
+ * squares between two squares of one line are where their attack sets along it meet; a pinner
+ * is a slider the king sees once our first blockers are lifted. The enemy's attack map is
+ * prepare()'s. */
+HEAVY_FN void prepare_lines(const Board *b, const GLOBAL u64 *t, Masks *m) {
+    masks_sides(b, m);
+    u64 orth = (b->pieces[ROOK] | b->pieces[QUEEN]) & m->them;
+    u64 diag = (b->pieces[BISHOP] | b->pieces[QUEEN]) & m->them;
+    u32 ksq = lsb(m->king);
+    u64 rk = rook_from(t, ksq, m->occ), bk = bishop_from(t, ksq, m->occ);
+    u64 checkers = (knight_attacks(m->king) & b->pieces[KNIGHT] & m->them) |
+                   (pawn_attacks(b->side, m->king) & b->pieces[PAWN] & m->them) | (rk & orth) | (bk & diag);
+    m->checks = popc(checkers);
+    m->checkmask = ~0UL;
+    if (m->checks == 1) {
+        u32 c = lsb(checkers);
+        m->checkmask = checkers;
+        if (checkers & rk & orth) m->checkmask |= rk & rook_from(t, c, m->occ);
+        else if (checkers & bk & diag) m->checkmask |= bk & bishop_from(t, c, m->occ);
+    }
+    m->pin_hv = 0;
+    m->pin_diag = 0;
+    /* Only when an enemy slider of the kind shares a line with the king on the empty board. */
+    if (((RANK_1 << (ksq & 56u)) | (0x0101010101010101UL << (ksq & 7u))) & orth) {
+        u64 occ_x = m->occ ^ (rk & m->us);
+        u64 xr = rook_from(t, ksq, occ_x);
+        for (u64 p = xr & ~rk & orth; p; p &= p - 1) {
+            u32 sq = lsb(p);
+            m->pin_hv |= (xr & rook_from(t, sq, occ_x)) | bit(sq);
+        }
+    }
+    if ((diagonal_of(ksq) | antidiagonal_of(ksq)) & diag) {
+        u64 occ_x = m->occ ^ (bk & m->us);
+        u64 xb = bishop_from(t, ksq, occ_x);
+        for (u64 p = xb & ~bk & diag; p; p &= p - 1) {
+            u32 sq = lsb(p);
+            m->pin_diag |= (xb & bishop_from(t, sq, occ_x)) | bit(sq);
+        }
+    }
+    u64 candidates = king_attacks(m->king) & ~m->us;
+    m->has_danger = candidates != 0;
+    m->danger = m->has_danger ? attacked_squares(b, b->side ^ 1u, m->occ ^ m->king) : 0;
+    m->king_to = candidates & ~m->danger;
 }
 
 /* ---- Cooperative move generation --------------------------------------------------------------
@@ -282,11 +328,11 @@ NOINLINE_FN i32 score_move(const Board *b, Move m, u32 tt_move, u32 k1, u32 k2, 
     return history[(b->side * 64u + from) * 64u + to] / 2;
 }
 
-DEVICE_FN u32 gen_sorted(const Board *b, u32 lane, int captures_only, u32 tt_move, u32 k1, u32 k2,
-                         const GLOBAL i32 *history, u32 randomize, LOCAL_PTR u32 *keys,
+DEVICE_FN u32 gen_sorted(const Board *b, const GLOBAL u64 *lines, u32 lane, int captures_only, u32 tt_move,
+                         u32 k1, u32 k2, const GLOBAL i32 *history, u32 randomize, LOCAL_PTR u32 *keys,
                          LOCAL_PTR u32 *lane_counts, GLOBAL u32 *out) {
     Masks m;
-    prepare(b, &m);
+    prepare_lines(b, lines, &m);
     if (m.checks) captures_only = 0;
     u64 target = ~m.us & m.checkmask;
     if (captures_only) target &= m.them;
@@ -320,12 +366,12 @@ DEVICE_FN u32 gen_sorted(const Board *b, u32 lane, int captures_only, u32 tt_mov
     } else {
         u64 t = 0;
         if (type != BISHOP && !(fb & m.pin_diag)) {
-            u64 r = rook_attacks(fb, m.empty) & target;
+            u64 r = rook_from(lines, from, m.occ) & target;
             if (fb & m.pin_hv) r &= m.pin_hv;
             t |= r;
         }
         if (type != ROOK && !(fb & m.pin_hv)) {
-            u64 d = bishop_attacks(fb, m.empty) & target;
+            u64 d = bishop_from(lines, from, m.occ) & target;
             if (fb & m.pin_diag) d &= m.pin_diag;
             t |= d;
         }
@@ -488,7 +534,8 @@ DEVICE_FN Frame child_frame(i32 alpha, i32 beta, i32 depth, u32 flags, u32 halfm
 
 KERNEL void search_slice(const GLOBAL SearchParams *params, GLOBAL u32 *saved, GLOBAL WorkerResult *results,
                          GLOBAL u32 *lists, GLOBAL i32 *histories, GLOBAL u16 *pvs, GLOBAL TTEntry *tt,
-                         const GLOBAL u64 *game_keys, GLOBAL u32 *control, GLOBAL u64 *busy) {
+                         const GLOBAL u64 *game_keys, GLOBAL u32 *control, GLOBAL u64 *busy,
+                         const GLOBAL u64 *lines) {
     LOCAL WorkerStack s;
     LOCAL u32 gen_keys[MAX_MOVES];
     LOCAL u32 lane_counts[WORKER_LANES];
@@ -584,12 +631,12 @@ KERNEL void search_slice(const GLOBAL SearchParams *params, GLOBAL u32 *saved, G
             BARRIER();
             save_parent = 0;
         } else if (need == NEED_EVAL) {
-            eval_result = evaluate(&cur, lane, eval_scratch);
+            eval_result = evaluate(&cur, lines, lane, eval_scratch);
         } else if (need == NEED_GEN) {
             u32 k1 = s.killers[2 * ply], k2 = s.killers[2 * ply + 1];
             u32 qs = (f.flags & FLAG_QS) != 0;
             u32 rnd = randomize_seed ? randomize_seed ^ (u32)key : 0u;
-            f.n_moves = gen_sorted(&cur, lane, qs, f.tt_move, k1, k2, history, rnd, gen_keys, lane_counts,
+            f.n_moves = gen_sorted(&cur, lines, lane, qs, f.tt_move, k1, k2, history, rnd, gen_keys, lane_counts,
                                    my_lists + ply * MAX_MOVES);
         }
         need = NEED_NONE;
@@ -615,7 +662,7 @@ KERNEL void search_slice(const GLOBAL SearchParams *params, GLOBAL u32 *saved, G
             nodes++;
             if (ply > seldepth) seldepth = ply;
             f.pv_len = 0;
-            u32 in_check = (u32)king_in_check(&cur);
+            u32 in_check = (u32)king_in_check(&cur, lines);
             if (in_check) f.flags |= FLAG_IN_CHECK;
 
             if (ply > 0) {
@@ -772,7 +819,7 @@ KERNEL void search_slice(const GLOBAL SearchParams *params, GLOBAL u32 *saved, G
             /* Step 10. Make the move: whether it gives check decides what may be pruned. */
             Board child = cur;
             make_move(&child, m);
-            u32 gives_check = (u32)king_in_check(&child);
+            u32 gives_check = (u32)king_in_check(&child, lines);
 
             /* Step 11. Pruning of late quiet moves at shallow depth (never a check: a quiet
              * check is where the mates are). */

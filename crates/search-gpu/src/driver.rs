@@ -8,6 +8,7 @@ use crate::layout::{
     BUSY_ENTRIES, GPU_MAX_PLY, MAX_MOVES, ParallelMode, STATUS_DONE, STATUS_RUNNING, SearchParams,
     TT_BUCKET, TT_ENTRY_BYTES, WORKER_LANES, WorkerResult,
 };
+use crate::line_table::{LINE_TABLE_WORDS, line_table};
 use kogge_chess::{Board, Move};
 use kogge_gpu::{Arg, Buffer, Device, DeviceInfo, GpuError, Kernel, Module};
 use std::time::{Duration, Instant};
@@ -101,6 +102,8 @@ pub struct GpuSearch {
     history_len: u32,
     control: Buffer<u32>,
     busy: Buffer<u64>,
+    /// line_attacks.h's table.
+    lines: Buffer<u64>,
     generation: u32,
     slice_nodes: u32,
     /// A fixed slice budget (tests): no adaptation to the device's speed.
@@ -147,6 +150,8 @@ impl GpuSearch {
         let stack_bytes = got[0] as usize;
         let w = options.workers;
         let (tt, tt_log2) = alloc_tt(&device, options.hash_mb)?;
+        let mut lines = device.alloc(LINE_TABLE_WORDS)?;
+        device.write(&mut lines, &line_table())?;
         Ok(GpuSearch {
             params: device.alloc(1)?,
             stacks: device.alloc(w * stack_bytes)?,
@@ -160,6 +165,7 @@ impl GpuSearch {
             history_len: 0,
             control: device.alloc(1)?,
             busy: device.alloc(BUSY_ENTRIES)?,
+            lines,
             generation: 0,
             slice_nodes: 256,
             fixed_slice: None,
@@ -271,6 +277,7 @@ impl GpuSearch {
                     Arg::buf(&self.game_keys),
                     Arg::buf(&self.control),
                     Arg::buf(&self.busy),
+                    Arg::buf(&self.lines),
                 ],
             )?;
             self.device.read(&self.results, &mut self.host_results)?;

@@ -15,7 +15,10 @@ use kogge_eval::{KING_DANGER_LEN, MAX_PHASE, Score, Weights, weights};
 pub const BOARD_H: &str = include_str!("../../gpu/kernels/board.h");
 /// `kernels/movegen.h`: legal move generation.
 pub const MOVEGEN_H: &str = include_str!("../../gpu/kernels/movegen.h");
-/// `kernels/eval.h`: the warp-cooperative evaluation (needs board.h and the weights first).
+/// `kernels/line_attacks.h`: one slider's attacks by table (needs board.h).
+pub const LINE_ATTACKS_H: &str = include_str!("../../gpu/kernels/line_attacks.h");
+/// `kernels/eval.h`: the warp-cooperative evaluation (needs board.h, line_attacks.h and the
+/// weights first).
 pub const EVAL_H: &str = include_str!("../../gpu/kernels/eval.h");
 
 /// Lanes (work-items) of one worker: `evaluate()` is called by a work-group of exactly this many
@@ -35,15 +38,23 @@ pub fn weights_constant_bytes() -> usize {
     generate(&Weights::DEFAULT).constant_bytes
 }
 
-/// `board.h`, the weights and `eval.h`: what a kernel that evaluates needs before its own code.
+/// `board.h`, `line_attacks.h`, the weights and `eval.h`: what a kernel that evaluates needs
+/// before its own code.
 pub fn eval_source(weights: &Weights) -> String {
-    [BOARD_H, &weights_source(weights), EVAL_H].concat()
+    [BOARD_H, LINE_ATTACKS_H, &weights_source(weights), EVAL_H].concat()
 }
 
-/// `board.h`, `movegen.h`, the weights and `eval.h`, in the order the GPU search kernel includes
-/// them before its own `search.cl`.
+/// `board.h`, `movegen.h`, `line_attacks.h`, the weights and `eval.h`, in the order the GPU
+/// search kernel includes them before its own `search.cl`.
 pub fn search_source_prefix(weights: &Weights) -> String {
-    [BOARD_H, MOVEGEN_H, &weights_source(weights), EVAL_H].concat()
+    [
+        BOARD_H,
+        MOVEGEN_H,
+        LINE_ATTACKS_H,
+        &weights_source(weights),
+        EVAL_H,
+    ]
+    .concat()
 }
 
 struct Generated {

@@ -5,6 +5,7 @@
 //! own kernel.
 
 use crate::eval_source::{WORKER_LANES, search_source_prefix};
+use crate::line_table::{LINE_TABLE_WORDS, line_table};
 use kogge_chess::{Board, PackedBoard};
 use kogge_eval::Weights;
 use kogge_gpu::{Arg, Buffer, Device, GpuError, Kernel, Module};
@@ -35,6 +36,8 @@ pub struct GpuEvaluator {
     kernel: Kernel,
     boards: Buffer<[u64; WORDS]>,
     scores: Buffer<LaneScores>,
+    /// line_attacks.h's table.
+    lines: Buffer<u64>,
     /// The weights the kernel was built with.
     weights: Weights,
 }
@@ -52,12 +55,15 @@ impl GpuEvaluator {
         let kernel = module.kernel("eval_check")?;
         let boards = device.alloc(BATCH)?;
         let scores = device.alloc(BATCH)?;
+        let mut lines = device.alloc(LINE_TABLE_WORDS)?;
+        device.write(&mut lines, &line_table())?;
         Ok(GpuEvaluator {
             device,
             _module: module,
             kernel,
             boards,
             scores,
+            lines,
             weights: weights.clone(),
         })
     }
@@ -97,6 +103,7 @@ impl GpuEvaluator {
                     // A chunk is at most BATCH positions: always fits.
                     Arg::U32(n as u32),
                     Arg::buf(&self.scores),
+                    Arg::buf(&self.lines),
                 ],
             )?;
             let start = out.len();

@@ -9,6 +9,7 @@ pub mod eval_source;
 pub mod gpu_eval;
 mod kernel_source;
 pub mod layout;
+pub mod line_table;
 pub mod playouts;
 mod tables_source;
 
