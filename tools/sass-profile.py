@@ -20,7 +20,7 @@ from collections import defaultdict
 
 LINE_RE = re.compile(r'//## File "([^"]*)", line (\d+)')
 INSN_RE = re.compile(r"/\*([0-9a-f]{4,})\*/\s+(.*?)\s*;")
-FUNC_RE = re.compile(r"^(?:KERNEL|DEVICE_FN|HEAVY_FN|__device__)\s.*?\b(\w+)\s*\(")
+FUNC_RE = re.compile(r"^(?:KERNEL|DEVICE_FN|HEAVY_FN|NOINLINE_FN|SLIDER_FN|__device__)\s.*?\b(\w+)\s*\(")
 
 
 def disassemble(nvdisasm, cubin, kernel):

@@ -127,7 +127,7 @@ HEAVY_FN void eval_prepare(const Board *b, EvalContext *x) {
  * slider lookups are made on every lane and kept by the piece type (line_attacks.h's table `t`),
  * so that the lanes of a warp, each with its own piece, run the same instructions. */
 DEVICE_FN u64 eval_reach(const GLOBAL u64 *t, u32 pt, u32 sq, u64 occupied) {
-    u64 knight = pt == KNIGHT ? knight_attacks(bit(sq)) : 0UL;
+    u64 knight = pt == KNIGHT ? knight_from(t, sq) : 0UL;
     u64 diagonal = (pt == BISHOP || pt == QUEEN) ? bishop_from(t, sq, occupied) : 0UL;
     u64 orthogonal = (pt == ROOK || pt == QUEEN) ? rook_from(t, sq, occupied) : 0UL;
     return knight | diagonal | orthogonal;

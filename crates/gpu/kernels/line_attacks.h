@@ -1,11 +1,11 @@
-/* line_attacks.h: the attacks of one rook or bishop from two small tables ("kindergarten"
- * multiplication), for the search and its evaluation, where each lane of a warp looks up the
- * piece it took. Needs board.h before it.
+/* line_attacks.h: the attacks of one piece from a small table (for rooks and bishops by
+ * "kindergarten" multiplication), for the search and its evaluation, where each lane of a warp
+ * looks up the piece it took. Needs board.h before it.
  *
  * Why not board.h's fills: four of some twenty-five instructions each per kind of line, and the
  * search's code must stay small (with sixteen warps per multiprocessor most of its stalls were
  * waits for instructions). Why not lookup.h's magics: their rook table is 800 KB, an L2 access
- * per lookup for a search that waits on every result; these tables are 8 KB and stay in the L1
+ * per lookup for a search that waits on every result; this table is 10 KB and stays in the L1
  * cache. A line costs one multiply, one load and a few logic operations.
  *
  * The table (crates/search-gpu/src/line_table.rs, LINE_TABLE_WORDS words, made from the CPU's
@@ -14,14 +14,19 @@
  *     squares are occupied as `index` says (bit i: file i + 1); the attack set is copied to all
  *     eight ranks, so that a mask of any line with one square per file picks it out;
  *   LINE_FILE_ATTACKS + 64 * rank + index: a slider on `rank` of the a-file attacking along it,
- *     its inner squares occupied as `index` says (bit i: rank 6 - i).
+ *     its inner squares occupied as `index` says (bit i: rank 6 - i);
+ *   LINE_KNIGHT, LINE_KING + square, LINE_PAWN + 64 * colour + square: the leapers' attacks,
+ *     one load where the shifts of board.h's set-wise functions take some twenty instructions.
  * A line with one square per file (a rank, a diagonal) brings its squares' occupancy to the top
  * six bits of the product with the b-file; a file, shifted onto the a-file, does so (in reverse
  * order) in the product with the c2-h7 diagonal. The slider's own square may be in the index:
  * the table ignores it. */
 
 #define LINE_FILE_ATTACKS 512u
-#define LINE_TABLE_WORDS 1024u
+#define LINE_KNIGHT 1024u
+#define LINE_KING 1088u
+#define LINE_PAWN 1152u
+#define LINE_TABLE_WORDS 1280u
 
 /* Attacks from `sq` along `line` (one square per file, through sq). */
 DEVICE_FN u64 line_attacks(const GLOBAL u64 *t, u32 sq, u64 occ, u64 line) {
@@ -43,3 +48,8 @@ DEVICE_FN u64 rook_from(const GLOBAL u64 *t, u32 sq, u64 occ) {
 DEVICE_FN u64 bishop_from(const GLOBAL u64 *t, u32 sq, u64 occ) {
     return line_attacks(t, sq, occ, diagonal_of(sq)) | line_attacks(t, sq, occ, antidiagonal_of(sq));
 }
+
+DEVICE_FN u64 knight_from(const GLOBAL u64 *t, u32 sq) { return t[LINE_KNIGHT + sq]; }
+DEVICE_FN u64 king_from(const GLOBAL u64 *t, u32 sq) { return t[LINE_KING + sq]; }
+/* The squares a pawn of `colour` on `sq` takes on. */
+DEVICE_FN u64 pawn_from(const GLOBAL u64 *t, u32 colour, u32 sq) { return t[LINE_PAWN + 64u * colour + sq]; }

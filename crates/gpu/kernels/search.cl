@@ -50,7 +50,8 @@ typedef struct {
 #define MAX_DEFERRED 8u
 
 #define FLAG_PV 1u
-#define FLAG_IN_CHECK 2u
+#define FLAG_IN_CHECK 2u  /* the side to move is in check: set by the parent, which tested it when
+                          * it made the move (the root tests its own; a null move never checks) */
 #define FLAG_NULL 4u      /* reached by a null move: no second one in a row */
 #define FLAG_QS 8u        /* a quiescence node */
 #define FLAG_CLAIMED 16u  /* ABDADA: this node is marked busy in the table, by this worker */
@@ -198,11 +199,11 @@ NOINLINE_FN int king_in_check(const Board *b, const GLOBAL u64 *lines) {
     u64 t = b->colors[them];
     u64 orth = (b->pieces[ROOK] | b->pieces[QUEEN]) & t;
     u64 diag = (b->pieces[BISHOP] | b->pieces[QUEEN]) & t;
-    if ((knight_attacks(king) & b->pieces[KNIGHT] & t) | (pawn_attacks(us, king) & b->pieces[PAWN] & t))
+    u32 ksq = lsb(king);
+    if ((knight_from(lines, ksq) & b->pieces[KNIGHT] & t) | (pawn_from(lines, us, ksq) & b->pieces[PAWN] & t))
         return 1;
     /* A lookup per kind of line only when an enemy slider of that kind shares a line with the
      * king on the empty board (a few operations): most of the time none does. */
-    u32 ksq = lsb(king);
     u64 lines_hv = (RANK_1 << (ksq & 56u)) | (0x0101010101010101UL << (ksq & 7u));
     if ((orth & lines_hv) && (rook_from(lines, ksq, occ) & orth)) return 1;
     u64 diagonals = diagonal_of(ksq) | antidiagonal_of(ksq);
@@ -251,8 +252,8 @@ HEAVY_FN void prepare_lines(const Board *b, const GLOBAL u64 *t, Masks *m) {
     u64 diag = (b->pieces[BISHOP] | b->pieces[QUEEN]) & m->them;
     u32 ksq = lsb(m->king);
     u64 rk = rook_from(t, ksq, m->occ), bk = bishop_from(t, ksq, m->occ);
-    u64 checkers = (knight_attacks(m->king) & b->pieces[KNIGHT] & m->them) |
-                   (pawn_attacks(b->side, m->king) & b->pieces[PAWN] & m->them) | (rk & orth) | (bk & diag);
+    u64 checkers = (knight_from(t, ksq) & b->pieces[KNIGHT] & m->them) |
+                   (pawn_from(t, b->side, ksq) & b->pieces[PAWN] & m->them) | (rk & orth) | (bk & diag);
     m->checks = popc(checkers);
     m->checkmask = ~0UL;
     if (m->checks == 1) {
@@ -280,7 +281,7 @@ HEAVY_FN void prepare_lines(const Board *b, const GLOBAL u64 *t, Masks *m) {
             m->pin_diag |= (xb & bishop_from(t, sq, occ_x)) | bit(sq);
         }
     }
-    u64 candidates = king_attacks(m->king) & ~m->us;
+    u64 candidates = king_from(t, ksq) & ~m->us;
     m->has_danger = candidates != 0;
     m->danger = m->has_danger ? attacked_squares(b, b->side ^ 1u, m->occ ^ m->king) : 0;
     m->king_to = candidates & ~m->danger;
@@ -356,7 +357,7 @@ DEVICE_FN u32 gen_sorted(const Board *b, const GLOBAL u64 *lines, u32 lane, int 
         }
     } else if (m.checks > 1) {
     } else if (type == KNIGHT) {
-        if (!(fb & (m.pin_hv | m.pin_diag))) to = knight_attacks(fb) & target;
+        if (!(fb & (m.pin_hv | m.pin_diag))) to = knight_from(lines, from) & target;
     } else if (type == PAWN) {
         u64 t = pawn_targets(b, &m, fb);
         promo_to = t & last;
@@ -662,7 +663,7 @@ KERNEL void search_slice(const GLOBAL SearchParams *params, GLOBAL u32 *saved, G
             nodes++;
             if (ply > seldepth) seldepth = ply;
             f.pv_len = 0;
-            u32 in_check = (u32)king_in_check(&cur, lines);
+            u32 in_check = ply == 0 ? (u32)king_in_check(&cur, lines) : (f.flags & FLAG_IN_CHECK) != 0;
             if (in_check) f.flags |= FLAG_IN_CHECK;
 
             if (ply > 0) {
@@ -820,6 +821,7 @@ KERNEL void search_slice(const GLOBAL SearchParams *params, GLOBAL u32 *saved, G
             Board child = cur;
             make_move(&child, m);
             u32 gives_check = (u32)king_in_check(&child, lines);
+            u32 child_check = gives_check ? FLAG_IN_CHECK : 0u;
 
             /* Step 11. Pruning of late quiet moves at shallow depth (never a check: a quiet
              * check is where the mates are). */
@@ -843,7 +845,7 @@ KERNEL void search_slice(const GLOBAL SearchParams *params, GLOBAL u32 *saved, G
             if (qs) {
                 parent = f;
                 parent.step = STEP_FULL;
-                f = child_frame(-f.beta, -f.alpha, 0, FLAG_QS | (f.flags & FLAG_PV), child_halfmove);
+                f = child_frame(-f.beta, -f.alpha, 0, FLAG_QS | (f.flags & FLAG_PV) | child_check, child_halfmove);
                 /* Checks in quiescence are answered by evasions at depth 0 (still quiescence). */
             } else {
                 /* Step 12. Extensions and reductions. */
@@ -861,10 +863,10 @@ KERNEL void search_slice(const GLOBAL SearchParams *params, GLOBAL u32 *saved, G
                 parent = f;
                 if (f.legal == 1) {
                     parent.step = STEP_FULL;
-                    f = child_frame(-f.beta, -f.alpha, new_depth, f.flags & FLAG_PV, child_halfmove);
+                    f = child_frame(-f.beta, -f.alpha, new_depth, (f.flags & FLAG_PV) | child_check, child_halfmove);
                 } else {
                     parent.step = r > 0 ? STEP_REDUCED : STEP_ZW;
-                    f = child_frame(-f.alpha - 1, -f.alpha, new_depth - r, 0, child_halfmove);
+                    f = child_frame(-f.alpha - 1, -f.alpha, new_depth - r, child_check, child_halfmove);
                 }
             }
             cur = child;
@@ -932,6 +934,7 @@ KERNEL void search_slice(const GLOBAL SearchParams *params, GLOBAL u32 *saved, G
             if (research) {
                 Board child = cur;
                 make_move(&child, m);
+                if (king_in_check(&child, lines)) c.flags |= FLAG_IN_CHECK;
                 c.halfmove = halfmove_after(&cur, m, f.halfmove);
                 key = key_after(&cur, &child, key, m);
                 cur = child;

@@ -1,16 +1,21 @@
 //! The table of `kernels/line_attacks.h`: the attacks of one slider along one line ("kindergarten"
-//! lookups), made from the CPU's rook attacks so that the two cannot disagree. The layout is the
-//! header's: 512 words of rank attacks by file and inner occupancy (copied to every rank), then
-//! 512 of a-file attacks by rank and inner occupancy (bit `i` of the index is rank `6 - i`).
+//! lookups) and of the leapers, made from the CPU's attacks so that the two cannot disagree. The
+//! layout is the header's: 512 words of rank attacks by file and inner occupancy (copied to every
+//! rank), 512 of a-file attacks by rank and inner occupancy (bit `i` of the index is rank
+//! `6 - i`), then knight, king, white pawn and black pawn attacks by square.
 
 use kogge_chess::Bitboard;
 use kogge_chess::attacks;
-use kogge_chess::types::Square;
+use kogge_chess::types::{Color, Square};
 
 /// Words in the table (`LINE_TABLE_WORDS` in the header).
-pub const LINE_TABLE_WORDS: usize = 1024;
+pub const LINE_TABLE_WORDS: usize = 1280;
 /// Where the a-file part starts (`LINE_FILE_ATTACKS`).
 const FILE_ATTACKS: usize = 512;
+/// Where the leapers' parts start (`LINE_KNIGHT`, `LINE_KING`, `LINE_PAWN`).
+const KNIGHT: usize = 1024;
+const KING: usize = 1088;
+const PAWN: usize = 1152;
 
 const RANK_1: u64 = 0xff;
 const FILE_A: u64 = 0x0101_0101_0101_0101;
@@ -36,6 +41,12 @@ pub fn line_table() -> Vec<u64> {
             let along_file = attacks::rook(square(8 * rank), Bitboard(occupied)).0 & FILE_A;
             t[FILE_ATTACKS + 64 * rank + index] = along_file;
         }
+    }
+    for sq in 0..64 {
+        t[KNIGHT + sq] = attacks::knight(square(sq)).0;
+        t[KING + sq] = attacks::king(square(sq)).0;
+        t[PAWN + sq] = attacks::pawn(Color::White, square(sq)).0;
+        t[PAWN + 64 + sq] = attacks::pawn(Color::Black, square(sq)).0;
     }
     t
 }
