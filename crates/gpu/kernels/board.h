@@ -295,12 +295,14 @@ HEAVY_FN void make_move(Board *b, Move m) {
             b->pieces[PAWN] ^= cap;
             toggle_color(b, them, cap);
         } else if (color_set(b, them) & tb) {
-            toggle_piece(b, piece_type_on(b, tb), tb);
+            /* The captured piece leaves whichever set holds it: no need to find out which. */
+            for (u32 i = 0; i < 6; i++) b->pieces[i] &= ~tb;
             toggle_color(b, them, tb);
             clear_castling_on(b, to);
         }
-        toggle_piece(b, moving, fb);
-        toggle_piece(b, kind == MOVE_PROMOTION ? 1u + ((m >> 14) & 3u) : moving, tb);
+        /* One pass over the sets for both squares (the piece placed differs on a promotion). */
+        u32 placed = kind == MOVE_PROMOTION ? 1u + ((m >> 14) & 3u) : moving;
+        for (u32 i = 0; i < 6; i++) b->pieces[i] ^= (i == moving ? fb : 0) ^ (i == placed ? tb : 0);
         toggle_color(b, us, fb | tb);
         if (moving == PAWN) {
             if ((from ^ to) == 16u) {

@@ -16,7 +16,8 @@
  *   LINE_FILE_ATTACKS + 64 * rank + index: a slider on `rank` of the a-file attacking along it,
  *     its inner squares occupied as `index` says (bit i: rank 6 - i);
  *   LINE_KNIGHT, LINE_KING + square, LINE_PAWN + 64 * colour + square: the leapers' attacks,
- *     one load where the shifts of board.h's set-wise functions take some twenty instructions.
+ *     one load where the shifts of board.h's set-wise functions take some twenty instructions;
+ *   LINE_DIAGONAL, LINE_ANTIDIAGONAL + square: board.h's diagonal_of and antidiagonal_of.
  * A line with one square per file (a rank, a diagonal) brings its squares' occupancy to the top
  * six bits of the product with the b-file; a file, shifted onto the a-file, does so (in reverse
  * order) in the product with the c2-h7 diagonal. The slider's own square may be in the index:
@@ -26,7 +27,12 @@
 #define LINE_KNIGHT 1024u
 #define LINE_KING 1088u
 #define LINE_PAWN 1152u
-#define LINE_TABLE_WORDS 1280u
+#define LINE_DIAGONAL 1280u
+#define LINE_ANTIDIAGONAL 1344u
+#define LINE_TABLE_WORDS 1408u
+
+DEVICE_FN u64 diagonal_at(const GLOBAL u64 *t, u32 sq) { return t[LINE_DIAGONAL + sq]; }
+DEVICE_FN u64 antidiagonal_at(const GLOBAL u64 *t, u32 sq) { return t[LINE_ANTIDIAGONAL + sq]; }
 
 /* Attacks from `sq` along `line` (one square per file, through sq). */
 DEVICE_FN u64 line_attacks(const GLOBAL u64 *t, u32 sq, u64 occ, u64 line) {
@@ -46,7 +52,7 @@ DEVICE_FN u64 rook_from(const GLOBAL u64 *t, u32 sq, u64 occ) {
 }
 
 DEVICE_FN u64 bishop_from(const GLOBAL u64 *t, u32 sq, u64 occ) {
-    return line_attacks(t, sq, occ, diagonal_of(sq)) | line_attacks(t, sq, occ, antidiagonal_of(sq));
+    return line_attacks(t, sq, occ, diagonal_at(t, sq)) | line_attacks(t, sq, occ, antidiagonal_at(t, sq));
 }
 
 DEVICE_FN u64 knight_from(const GLOBAL u64 *t, u32 sq) { return t[LINE_KNIGHT + sq]; }

@@ -206,7 +206,7 @@ NOINLINE_FN int king_in_check(const Board *b, const GLOBAL u64 *lines) {
      * king on the empty board (a few operations): most of the time none does. */
     u64 lines_hv = (RANK_1 << (ksq & 56u)) | (0x0101010101010101UL << (ksq & 7u));
     if ((orth & lines_hv) && (rook_from(lines, ksq, occ) & orth)) return 1;
-    u64 diagonals = diagonal_of(ksq) | antidiagonal_of(ksq);
+    u64 diagonals = diagonal_at(lines, ksq) | antidiagonal_at(lines, ksq);
     return (diag & diagonals) && (bishop_from(lines, ksq, occ) & diag);
 }
 
@@ -273,7 +273,7 @@ HEAVY_FN void prepare_lines(const Board *b, const GLOBAL u64 *t, Masks *m) {
             m->pin_hv |= (xr & rook_from(t, sq, occ_x)) | bit(sq);
         }
     }
-    if ((diagonal_of(ksq) | antidiagonal_of(ksq)) & diag) {
+    if ((diagonal_at(t, ksq) | antidiagonal_at(t, ksq)) & diag) {
         u64 occ_x = m->occ ^ (bk & m->us);
         u64 xb = bishop_from(t, ksq, occ_x);
         for (u64 p = xb & ~bk & diag; p; p &= p - 1) {

@@ -2,26 +2,52 @@
 //! lookups) and of the leapers, made from the CPU's attacks so that the two cannot disagree. The
 //! layout is the header's: 512 words of rank attacks by file and inner occupancy (copied to every
 //! rank), 512 of a-file attacks by rank and inner occupancy (bit `i` of the index is rank
-//! `6 - i`), then knight, king, white pawn and black pawn attacks by square.
+//! `6 - i`), then knight, king, white pawn and black pawn attacks by square, and the diagonal and
+//! the anti-diagonal through each square.
 
 use kogge_chess::Bitboard;
 use kogge_chess::attacks;
 use kogge_chess::types::{Color, Square};
 
 /// Words in the table (`LINE_TABLE_WORDS` in the header).
-pub const LINE_TABLE_WORDS: usize = 1280;
+pub const LINE_TABLE_WORDS: usize = 1408;
 /// Where the a-file part starts (`LINE_FILE_ATTACKS`).
 const FILE_ATTACKS: usize = 512;
 /// Where the leapers' parts start (`LINE_KNIGHT`, `LINE_KING`, `LINE_PAWN`).
 const KNIGHT: usize = 1024;
 const KING: usize = 1088;
 const PAWN: usize = 1152;
+/// Where the diagonals through each square start (`LINE_DIAGONAL`, `LINE_ANTIDIAGONAL`).
+const DIAGONAL: usize = 1280;
+const ANTIDIAGONAL: usize = 1344;
 
 const RANK_1: u64 = 0xff;
 const FILE_A: u64 = 0x0101_0101_0101_0101;
 
 fn square(i: usize) -> Square {
     Square::from_index(i).expect("a square index below 64")
+}
+
+/// The diagonal (a1-h8 direction) through `sq`, as board.h's diagonal_of.
+fn diagonal_of(sq: usize) -> u64 {
+    let dd = (sq & 7) as i32 - (sq >> 3) as i32;
+    let d = 0x8040_2010_0804_0201u64;
+    if dd >= 0 {
+        d >> (8 * dd)
+    } else {
+        d << (-8 * dd)
+    }
+}
+
+/// The anti-diagonal (h1-a8 direction) through `sq`, as board.h's antidiagonal_of.
+fn antidiagonal_of(sq: usize) -> u64 {
+    let da = 7 - (sq & 7) as i32 - (sq >> 3) as i32;
+    let a = 0x0102_0408_1020_4080u64;
+    if da >= 0 {
+        a >> (8 * da)
+    } else {
+        a << (-8 * da)
+    }
 }
 
 /// The table the search and evaluation kernels read.
@@ -47,6 +73,8 @@ pub fn line_table() -> Vec<u64> {
         t[KING + sq] = attacks::king(square(sq)).0;
         t[PAWN + sq] = attacks::pawn(Color::White, square(sq)).0;
         t[PAWN + 64 + sq] = attacks::pawn(Color::Black, square(sq)).0;
+        t[DIAGONAL + sq] = diagonal_of(sq);
+        t[ANTIDIAGONAL + sq] = antidiagonal_of(sq);
     }
     t
 }
@@ -54,26 +82,6 @@ pub fn line_table() -> Vec<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn diagonal_of(sq: usize) -> u64 {
-        let dd = (sq & 7) as i32 - (sq >> 3) as i32;
-        let d = 0x8040_2010_0804_0201u64;
-        if dd >= 0 {
-            d >> (8 * dd)
-        } else {
-            d << (-8 * dd)
-        }
-    }
-
-    fn antidiagonal_of(sq: usize) -> u64 {
-        let da = 7 - (sq & 7) as i32 - (sq >> 3) as i32;
-        let a = 0x0102_0408_1020_4080u64;
-        if da >= 0 {
-            a >> (8 * da)
-        } else {
-            a << (-8 * da)
-        }
-    }
 
     /// line_attacks.h's lookups, step for step.
     fn line_attacks(t: &[u64], sq: usize, occ: u64, line: u64) -> u64 {
@@ -104,8 +112,8 @@ mod tests {
                 for occ in [a & b, a, a | b, 0, !0] {
                     let rook =
                         line_attacks(&t, sq, occ, RANK_1 << (sq & 56)) | file_attacks(&t, sq, occ);
-                    let bishop = line_attacks(&t, sq, occ, diagonal_of(sq))
-                        | line_attacks(&t, sq, occ, antidiagonal_of(sq));
+                    let bishop = line_attacks(&t, sq, occ, t[DIAGONAL + sq])
+                        | line_attacks(&t, sq, occ, t[ANTIDIAGONAL + sq]);
                     assert_eq!(
                         rook,
                         attacks::rook(square(sq), Bitboard(occ)).0,
