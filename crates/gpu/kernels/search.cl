@@ -430,6 +430,7 @@ DEVICE_FN i32 score_from_tt(i32 s, u32 ply) {
 
 DEVICE_FN u32 tt_move_of(u64 d) { return (u32)(d & 0xffffu); }
 DEVICE_FN i32 tt_score_of(u64 d) { return (i32)(i16)(u16)(d >> 16); }
+DEVICE_FN i32 tt_eval_of(u64 d) { return (i32)(i16)(u16)(d >> 32); }
 DEVICE_FN i32 tt_depth_of(u64 d) { return (i32)((d >> 48) & 0xffu); }
 DEVICE_FN u32 tt_bound_of(u64 d) { return (u32)((d >> 56) & 3u); }
 
@@ -718,7 +719,14 @@ KERNEL void search_slice(const GLOBAL SearchParams *params, GLOBAL u32 *saved, G
                 state = STATE_MOVES;
                 continue;
             }
-            need = NEED_EVAL;
+            /* The static evaluation the table keeps (-INF: the node was in check, or never
+             * evaluated) is this position's: the evaluation is a function of the position
+             * alone. As the CPU search, take it rather than evaluate again. */
+            if (bc.tt_hit && tt_eval_of(bc.tt_data) != -INF) {
+                eval_result = tt_eval_of(bc.tt_data);
+            } else {
+                need = NEED_EVAL;
+            }
             state = STATE_EVAL;
             continue;
         }
