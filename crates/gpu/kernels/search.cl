@@ -55,6 +55,7 @@ typedef struct {
 #define FLAG_NULL 4u      /* reached by a null move: no second one in a row */
 #define FLAG_QS 8u        /* a quiescence node */
 #define FLAG_CLAIMED 16u  /* ABDADA: this node is marked busy in the table, by this worker */
+#define FLAG_TT_FIRST 32u /* the table's move is being tried before the others are generated */
 
 #define STEP_FULL 0u      /* the first move, full window */
 #define STEP_REDUCED 1u   /* null window, reduced depth */
@@ -329,6 +330,21 @@ NOINLINE_FN i32 score_move(const Board *b, Move m, u32 tt_move, u32 k1, u32 k2, 
     return history[(b->side * 64u + from) * 64u + to] / 2;
 }
 
+/* Whether the table's move may be tried before the moves are generated: one that quiescence
+ * would generate (captures, en passant, queen promotions, unless in check: `captures_only`),
+ * and that can be a move here at all (our piece on its from-square, none of ours on its
+ * to-square but a castling's rook): the table's moves were legal in a position of the same
+ * 64-bit key, so only a key collision could bring another. */
+DEVICE_FN u32 tt_move_first(const Board *b, u32 m, u32 captures_only) {
+    if (m == 0) return 0;
+    u32 from = m & 63u, to = (m >> 6) & 63u, kind = (m >> 12) & 3u;
+    u64 ours = color_set(b, b->side), theirs = color_set(b, b->side ^ 1u);
+    if (!(ours & bit(from)) || (kind != MOVE_CASTLING && (ours & bit(to)))) return 0;
+    if (!captures_only) return 1;
+    if (kind == MOVE_PROMOTION) return ((m >> 14) & 3u) == 3u;
+    return kind == MOVE_EN_PASSANT || (kind != MOVE_CASTLING && (theirs & bit(to)));
+}
+
 DEVICE_FN u32 gen_sorted(const Board *b, const GLOBAL u64 *lines, u32 lane, int captures_only, u32 tt_move,
                          u32 k1, u32 k2, const GLOBAL i32 *history, u32 randomize, LOCAL_PTR u32 *keys,
                          LOCAL_PTR u32 *lane_counts, GLOBAL u32 *out) {
@@ -498,7 +514,7 @@ DEVICE_FN int is_repetition(LOCAL_PTR WorkerStack *s, u32 ply, u64 key, u32 half
  * States of the machine. */
 #define STATE_ENTER 0u   /* a new node: frame, board and key set, the table probed */
 #define STATE_EVAL 1u    /* the static evaluation is in `eval_result` */
-#define STATE_MOVES 2u   /* the move list is generated */
+#define STATE_MOVES 2u   /* start on the moves: the table's first, or generate them all */
 #define STATE_NEXT 3u    /* try the next move */
 #define STATE_RETURN 4u  /* the node is done with value `ret` */
 
@@ -715,7 +731,6 @@ KERNEL void search_slice(const GLOBAL SearchParams *params, GLOBAL u32 *saved, G
                 /* No static evaluation in check: every evasion is searched. */
                 f.static_eval = -INF;
                 if (f.flags & FLAG_QS) f.best = -MATE + (i32)ply;
-                need = NEED_GEN;
                 state = STATE_MOVES;
                 continue;
             }
@@ -743,7 +758,6 @@ KERNEL void search_slice(const GLOBAL SearchParams *params, GLOBAL u32 *saved, G
                 }
                 if (e > f.alpha) f.alpha = e;
                 f.best = e;
-                need = NEED_GEN;
                 state = STATE_MOVES;
                 continue;
             }
@@ -778,7 +792,6 @@ KERNEL void search_slice(const GLOBAL SearchParams *params, GLOBAL u32 *saved, G
             }
             /* Step 6. Internal iterative reduction: no table move costs a ply. */
             if (f.tt_move == 0 && f.depth >= IIR_MIN_DEPTH) f.depth--;
-            need = NEED_GEN;
             state = STATE_MOVES;
             continue;
         }
@@ -787,6 +800,16 @@ KERNEL void search_slice(const GLOBAL SearchParams *params, GLOBAL u32 *saved, G
             f.next = 0;
             f.legal = 0;
             if (!(f.flags & FLAG_QS)) f.best = -INF;
+            /* The table's move comes first in the sorted list anyway: tried on its own first, a
+             * cutoff by it (the usual case at a cut node) saves generating, scoring and sorting
+             * the others. Otherwise it is index 0 of the list made next, which f.next passes. */
+            u32 captures_only = (f.flags & FLAG_QS) && !(f.flags & FLAG_IN_CHECK);
+            if (tt_move_first(&cur, f.tt_move, captures_only)) {
+                f.flags |= FLAG_TT_FIRST;
+                f.n_moves = 1;
+            } else {
+                need = NEED_GEN;
+            }
             state = STATE_NEXT;
             continue;
         }
@@ -797,6 +820,12 @@ KERNEL void search_slice(const GLOBAL SearchParams *params, GLOBAL u32 *saved, G
             u32 pv_node = (f.flags & FLAG_PV) != 0;
             u32 index = f.next;
             u32 second_pass = f.next >= f.n_moves;
+            if (second_pass && (f.flags & FLAG_TT_FIRST)) {
+                /* The table's move did not cut: now the list, from its second move. */
+                f.flags &= ~FLAG_TT_FIRST;
+                need = NEED_GEN;
+                continue;
+            }
             if (second_pass && f.deferred_done < f.deferred_count) {
                 index = (u32)(f.deferred >> (8u * f.deferred_done)) & 255u;
                 f.deferred_done++;
@@ -818,7 +847,7 @@ KERNEL void search_slice(const GLOBAL SearchParams *params, GLOBAL u32 *saved, G
                 state = STATE_RETURN;
                 continue;
             }
-            u32 entry = my_lists[ply * MAX_MOVES + index];
+            u32 entry = (f.flags & FLAG_TT_FIRST) ? f.tt_move : my_lists[ply * MAX_MOVES + index];
             if (!second_pass) f.next++;
             Move m = (Move)(entry & 0xffffu);
             u32 to = (m >> 6) & 63u, kind = (m >> 12) & 3u;
@@ -923,7 +952,6 @@ KERNEL void search_slice(const GLOBAL SearchParams *params, GLOBAL u32 *saved, G
                     continue;
                 }
                 if (f.tt_move == 0 && f.depth >= IIR_MIN_DEPTH) f.depth--;
-                need = NEED_GEN;
                 state = STATE_MOVES;
                 continue;
             }
