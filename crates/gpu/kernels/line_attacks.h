@@ -5,7 +5,7 @@
  * Why not board.h's fills: four of some twenty-five instructions each per kind of line, and the
  * search's code must stay small (with sixteen warps per multiprocessor most of its stalls were
  * waits for instructions). Why not lookup.h's magics: their rook table is 800 KB, an L2 access
- * per lookup for a search that waits on every result; this table is 10 KB and stays in the L1
+ * per lookup for a search that waits on every result; this table is 11 KB and stays in the L1
  * cache. A line costs one multiply, one load and a few logic operations.
  *
  * The table (crates/search-gpu/src/line_table.rs, LINE_TABLE_WORDS words, made from the CPU's
