@@ -6,7 +6,7 @@
  * crates/search-cpu/src/pvs.rs.
  *
  * Needs, before it: board.h, movegen.h, line_attacks.h (whose table the host passes as `lines`),
- * the generated tables (ZOBRIST_*, LMR, search constants, evaluation weights) and eval.h.
+ * the generated tables (ZOBRIST_*, LMR, search constants, evaluation weights), eval.h and see.h.
  *
  * # Uniform control
  * Every lane runs the same control code on the same values: the frame being searched, the board,
@@ -868,10 +868,20 @@ KERNEL void search_slice(const GLOBAL SearchParams *params, GLOBAL u32 *saved, G
                     f.static_eval + FUTILITY_BASE + FUTILITY_PER_PLY * f.depth <= f.alpha)
                     continue;
             }
+            /* Pruning of moves that lose material by exchange, quiet or capture, under the CPU
+             * search's conditions (a winning capture passes anyway), checks apart: a sacrifice
+             * with check is how a mate begins (WAC's 5rk1/n1p1R1bp/... mate in 3 was lost to
+             * this pruning with checks included). */
+            if (!qs && ply > 0 && f.best > -MATE_BOUND && f.depth <= SEE_PRUNE_MAX_DEPTH && !gives_check &&
+                has_non_pawn_material(&cur) &&
+                !see_ge(&cur, lines, m, (quiet ? SEE_QUIET_MARGIN : SEE_CAPTURE_MARGIN) * f.depth))
+                continue;
             /* Quiescence: delta pruning. */
             if (qs && !in_check && kind != MOVE_PROMOTION && !gives_check) {
                 u32 victim = kind == MOVE_EN_PASSANT ? PAWN : piece_type_on(&cur, bit(to));
                 if (f.static_eval + order_value(victim) + DELTA_MARGIN <= f.alpha) continue;
+                /* A capture that loses material by exchange is not worth a quiescence search. */
+                if (!see_ge(&cur, lines, m, 0)) continue;
             }
             u64 child_key = key_after(&cur, &child, key, m);
             u32 child_halfmove = halfmove_after(&cur, m, f.halfmove);

@@ -16,7 +16,7 @@ mod tt;
 mod worker;
 
 pub use draw::{insufficient_material, is_repetition};
-pub use see::see_ge;
+pub use see::{SEE_VALUE, see_ge};
 
 use kogge_chess::Move;
 use kogge_search::{

@@ -1,6 +1,7 @@
 //! The search kernel's source, assembled in dependency order: the board and its legal move
 //! generation, the evaluation (its weights generated from `kogge_eval`, then `eval.h`), the
-//! generated search tables (Zobrist keys, reductions, pruning constants), and `search.cl`.
+//! generated search tables (Zobrist keys, reductions, pruning constants), `see.h` and
+//! `search.cl`.
 
 use crate::eval_source::search_source_prefix;
 use crate::layout::{GPU_MAX_PLY, WORKER_LANES};
@@ -8,6 +9,8 @@ use crate::tables_source::{search_constants_source, zobrist_source};
 use kogge_eval::Weights;
 
 const SEARCH_CL: &str = include_str!("../../gpu/kernels/search.cl");
+/// `kernels/see.h`: static exchange evaluation (needs the search constants' SEE_VALUE).
+const SEE_H: &str = include_str!("../../gpu/kernels/see.h");
 
 /// The whole source of the search module, with the engine's evaluation weights.
 pub fn search_source() -> String {
@@ -15,7 +18,23 @@ pub fn search_source() -> String {
         search_source_prefix(&Weights::DEFAULT),
         zobrist_source(),
         search_constants_source(),
+        SEE_H.to_string(),
         SEARCH_CL.to_string(),
+    ]
+    .join("\n")
+}
+
+/// `kernels/see_check.cl`: see.h's answers for a batch of moves, to compare with the CPU's.
+const SEE_CHECK_CL: &str = include_str!("../../gpu/kernels/see_check.cl");
+
+/// The source of the `see_check` kernel: the search's include order up to see.h, then the
+/// batch kernel. Built with [`search_defines`].
+pub fn see_check_source() -> String {
+    [
+        search_source_prefix(&Weights::DEFAULT),
+        search_constants_source(),
+        SEE_H.to_string(),
+        SEE_CHECK_CL.to_string(),
     ]
     .join("\n")
 }

@@ -5,7 +5,7 @@
 //! copied by hand.
 
 use kogge_chess::{Color, File, PieceType, Square, zobrist};
-use kogge_search_cpu::params;
+use kogge_search_cpu::{SEE_VALUE, params};
 use std::fmt::Write;
 
 /// Writes `CONSTANT_ARRAY u64 NAME[N] = {...};`.
@@ -72,7 +72,7 @@ pub fn search_constants_source() -> String {
         let _ = write!(out, "{r},");
     }
     out.push_str("\n};\n");
-    let constants: [(&str, i64); 14] = [
+    let constants: [(&str, i64); 17] = [
         ("RFP_MAX_DEPTH", params::RFP_MAX_DEPTH.into()),
         ("RFP_MARGIN", params::RFP_MARGIN.into()),
         ("NMP_MIN_DEPTH", params::NMP_MIN_DEPTH.into()),
@@ -87,11 +87,21 @@ pub fn search_constants_source() -> String {
         ("LMR_MIN_MOVE", params::LMR_MIN_MOVE as i64),
         ("IIR_MIN_DEPTH", params::IIR_MIN_DEPTH.into()),
         ("DELTA_MARGIN", params::DELTA_MARGIN.into()),
+        ("SEE_QUIET_MARGIN", params::SEE_QUIET_MARGIN.into()),
+        ("SEE_CAPTURE_MARGIN", params::SEE_CAPTURE_MARGIN.into()),
+        ("SEE_PRUNE_MAX_DEPTH", params::SEE_PRUNE_MAX_DEPTH.into()),
     ];
     for (name, value) in constants {
         let _ = writeln!(out, "#define {name} {value}");
     }
     let _ = writeln!(out, "#define HISTORY_MAX {}", params::HISTORY_MAX);
+    // The exchange values of see.h: the CPU's, pawn to king.
+    let values: Vec<String> = SEE_VALUE.iter().map(|v| v.to_string()).collect();
+    let _ = writeln!(
+        out,
+        "CONSTANT_ARRAY i32 SEE_VALUE[6] = {{{}}};",
+        values.join(", ")
+    );
     out
 }
 
