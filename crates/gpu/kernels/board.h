@@ -252,9 +252,6 @@ DEVICE_FN void toggle_color(Board *b, u32 c, u64 x) {
     b->colors[0] ^= c ? 0 : x;
     b->colors[1] ^= c ? x : 0;
 }
-DEVICE_FN void toggle_piece(Board *b, u32 t, u64 x) {
-    for (u32 i = 0; i < 6; i++) b->pieces[i] ^= i == t ? x : 0;
-}
 DEVICE_FN u32 castle_file(const Board *b, u32 slot) {
     u32 f = b->castle[0];
     f = slot == 1u ? b->castle[1] : f;

@@ -8,7 +8,7 @@ use crate::layout::{
     BUSY_ENTRIES, GPU_MAX_PLY, MAX_MOVES, ParallelMode, STATUS_DONE, STATUS_RUNNING, SearchParams,
     TT_BUCKET, TT_ENTRY_BYTES, WORKER_LANES, WorkerResult,
 };
-use crate::line_table::{LINE_TABLE_WORDS, line_table};
+use crate::line_table::line_table;
 use kogge_chess::{Board, Move};
 use kogge_gpu::{Arg, Buffer, Device, DeviceInfo, GpuError, Kernel, Module};
 use std::time::{Duration, Instant};
@@ -150,8 +150,7 @@ impl GpuSearch {
         let stack_bytes = got[0] as usize;
         let w = options.workers;
         let (tt, tt_log2) = alloc_tt(&device, options.hash_mb)?;
-        let mut lines = device.alloc(LINE_TABLE_WORDS)?;
-        device.write(&mut lines, &line_table())?;
+        let lines = device.upload(&line_table())?;
         Ok(GpuSearch {
             params: device.alloc(1)?,
             stacks: device.alloc(w * stack_bytes)?,

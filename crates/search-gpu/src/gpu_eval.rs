@@ -5,7 +5,7 @@
 //! own kernel.
 
 use crate::eval_source::{WORKER_LANES, search_source_prefix};
-use crate::line_table::{LINE_TABLE_WORDS, line_table};
+use crate::line_table::line_table;
 use kogge_chess::{Board, PackedBoard};
 use kogge_eval::Weights;
 use kogge_gpu::{Arg, Buffer, Device, GpuError, Kernel, Module};
@@ -55,8 +55,7 @@ impl GpuEvaluator {
         let kernel = module.kernel("eval_check")?;
         let boards = device.alloc(BATCH)?;
         let scores = device.alloc(BATCH)?;
-        let mut lines = device.alloc(LINE_TABLE_WORDS)?;
-        device.write(&mut lines, &line_table())?;
+        let lines = device.upload(&line_table())?;
         Ok(GpuEvaluator {
             device,
             _module: module,

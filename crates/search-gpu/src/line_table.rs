@@ -10,7 +10,7 @@ use kogge_chess::attacks;
 use kogge_chess::types::{Color, Square};
 
 /// Words in the table (`LINE_TABLE_WORDS` in the header).
-pub const LINE_TABLE_WORDS: usize = 1408;
+const LINE_TABLE_WORDS: usize = 1408;
 /// Where the a-file part starts (`LINE_FILE_ATTACKS`).
 const FILE_ATTACKS: usize = 512;
 /// Where the leapers' parts start (`LINE_KNIGHT`, `LINE_KING`, `LINE_PAWN`).

@@ -8,7 +8,7 @@ mod common;
 use common::{PLAYOUT_SUITES, SUITES, devices, suite};
 use kogge_chess::Board;
 use kogge_gpu::{Arg, Device};
-use kogge_search_gpu::line_table::{LINE_TABLE_WORDS, line_table};
+use kogge_search_gpu::line_table::line_table;
 use kogge_search_gpu::{PlayoutOptions, playouts, search_defines, see_check_source};
 
 /// Thresholds asked for every move: even, the search's margins at a few depths, and values
@@ -22,8 +22,7 @@ fn mismatches(device: &Device, boards: &[Board]) -> (usize, Vec<String>) {
         .build(&see_check_source(), &defines)
         .expect("see_check builds");
     let kernel = module.kernel("see_check").expect("see_check is there");
-    let mut lines = device.alloc(LINE_TABLE_WORDS).expect("alloc");
-    device.write(&mut lines, &line_table()).expect("write");
+    let lines = device.upload(&line_table()).expect("upload");
 
     let (mut packed, mut moves, mut thresholds, mut expected) = (vec![], vec![], vec![], vec![]);
     for board in boards {
