@@ -56,6 +56,8 @@ typedef struct {
 #define FLAG_QS 8u        /* a quiescence node */
 #define FLAG_CLAIMED 16u  /* ABDADA: this node is marked busy in the table, by this worker */
 #define FLAG_TT_FIRST 32u /* the table's move is being tried before the others are generated */
+#define FLAG_CUT 64u      /* an expected cut node (the CPU search's `cut_node`) */
+#define FLAG_IMPROVING 128u /* the static evaluation is above the one two plies up */
 
 #define STEP_FULL 0u      /* the first move, full window */
 #define STEP_REDUCED 1u   /* null window, reduced depth */
@@ -300,7 +302,15 @@ HEAVY_FN void prepare_lines(const Board *b, const GLOBAL u64 *t, Masks *m) {
 #define SCORE_CAPTURE 20000
 #define SCORE_KILLER1 19000
 #define SCORE_KILLER2 18999
+#define SCORE_COUNTER 18998
+#define SCORE_BAD_CAPTURE (-20000) /* below every quiet move: history / 2 stays within +-8192 */
 #define SCORE_UNDERPROMOTION (-30000)
+
+/* The moves a node orders first, besides captures: from the table, the killers of its ply and
+ * the counter to the move before. */
+typedef struct {
+    u32 tt_move, killer1, killer2, counter;
+} OrderHints;
 
 DEVICE_FN u32 xorshift32(u32 x) {
     x ^= x << 13;
@@ -309,9 +319,52 @@ DEVICE_FN u32 xorshift32(u32 x) {
     return x;
 }
 
-NOINLINE_FN i32 score_move(const Board *b, Move m, u32 tt_move, u32 k1, u32 k2, const GLOBAL i32 *history,
-                         u32 randomize) {
-    if (m == tt_move) return SCORE_TT;
+/* A move that changes no material: not a capture, en passant or promotion. */
+DEVICE_FN u32 is_quiet(const Board *b, Move m) {
+    u32 to = (m >> 6) & 63u, kind = (m >> 12) & 3u;
+    if (kind == MOVE_PROMOTION || kind == MOVE_EN_PASSANT) return 0;
+    return kind == MOVE_CASTLING || !(b->colors[b->side ^ 1u] & bit(to));
+}
+
+/* ---- History --------------------------------------------------------------------------------
+ * Each worker's words (HISTORY_WORDS): the butterfly history, (side, from, to), then the counter
+ * moves by the previous move's piece and target square. */
+#define COUNTER_BASE (2u * 64u * 64u)
+#define COUNTER_NONE 768u
+
+DEVICE_FN u32 butterfly_index(u32 side, Move m) { return (side * 64u + (m & 63u)) * 64u + ((m >> 6) & 63u); }
+
+/* The bonus of a cutoff at `depth`: the CPU search's history::bonus. */
+DEVICE_FN i32 history_bonus(i32 depth) {
+    i32 b = depth * depth * 16 + depth * 32;
+    return b < 1600 ? b : 1600;
+}
+
+/* Moves the entry toward the sign of `bonus`, saturating at +-HISTORY_MAX (the CPU's gravity
+ * update). */
+DEVICE_FN void history_update(GLOBAL i32 *entry, i32 bonus) {
+    i32 e = *entry, magnitude = bonus < 0 ? -bonus : bonus;
+    *entry = e + bonus - e * magnitude / HISTORY_MAX;
+}
+
+/* The counter-move slot of `prev`, the move that led to `b`: its piece (the king for a castling,
+ * the pawn for a promotion, as the CPU search keys it) and target square. COUNTER_NONE at the
+ * root and after a null move. */
+DEVICE_FN u32 counter_slot(const Board *b, u32 prev) {
+    if (prev == 0) return COUNTER_NONE;
+    u32 to = (prev >> 6) & 63u, kind = (prev >> 12) & 3u;
+    u32 type = kind == MOVE_CASTLING ? KING : kind == MOVE_PROMOTION ? PAWN : piece_type_on(b, bit(to));
+    return ((b->side ^ 1u) * 6u + type) * 64u + to;
+}
+
+/* The CPU search's order: the table move; queen promotions; captures that do not lose material
+ * by exchange, most valuable victim first; the killers; the counter move; the other quiet moves
+ * by history (or, for an RMO helper, at random); captures that lose material; under-promotions.
+ * In quiescence (`captures_only`) every capture counts as good: the losing ones are pruned there
+ * anyway. */
+NOINLINE_FN i32 score_move(const Board *b, const GLOBAL u64 *lines, Move m, const OrderHints *hints,
+                           const GLOBAL i32 *history, u32 randomize, int captures_only) {
+    if (m == hints->tt_move) return SCORE_TT;
     u32 from = m & 63u, to = (m >> 6) & 63u, kind = (m >> 12) & 3u;
     u32 them = b->side ^ 1u;
     if (kind == MOVE_PROMOTION) {
@@ -322,12 +375,14 @@ NOINLINE_FN i32 score_move(const Board *b, Move m, u32 tt_move, u32 k1, u32 k2, 
     if (kind == MOVE_EN_PASSANT) return SCORE_CAPTURE + 100 - PAWN;
     if (kind != MOVE_CASTLING && (b->colors[them] & bit(to))) {
         u32 victim = piece_type_on(b, bit(to)), attacker = piece_type_on(b, bit(from));
-        return SCORE_CAPTURE + order_value(victim) - (i32)attacker;
+        i32 base = order_value(victim) - (i32)attacker;
+        return (captures_only || see_ge(b, lines, m, 0) ? SCORE_CAPTURE : SCORE_BAD_CAPTURE) + base;
     }
-    if (m == k1) return SCORE_KILLER1;
-    if (m == k2) return SCORE_KILLER2;
+    if (m == hints->killer1) return SCORE_KILLER1;
+    if (m == hints->killer2) return SCORE_KILLER2;
+    if (m == hints->counter) return SCORE_COUNTER;
     if (randomize) return (i32)(xorshift32(randomize ^ (m * 2654435761u)) & 8191u) - 4096;
-    return history[(b->side * 64u + from) * 64u + to] / 2;
+    return history[butterfly_index(b->side, m)] / 2;
 }
 
 /* Whether the table's move may be tried before the moves are generated: one that quiescence
@@ -345,8 +400,8 @@ DEVICE_FN u32 tt_move_first(const Board *b, u32 m, u32 captures_only) {
     return kind == MOVE_EN_PASSANT || (kind != MOVE_CASTLING && (theirs & bit(to)));
 }
 
-DEVICE_FN u32 gen_sorted(const Board *b, const GLOBAL u64 *lines, u32 lane, int captures_only, u32 tt_move,
-                         u32 k1, u32 k2, const GLOBAL i32 *history, u32 randomize, LOCAL_PTR u32 *keys,
+DEVICE_FN u32 gen_sorted(const Board *b, const GLOBAL u64 *lines, u32 lane, int captures_only,
+                         const OrderHints *hints, const GLOBAL i32 *history, u32 randomize, LOCAL_PTR u32 *keys,
                          LOCAL_PTR u32 *lane_counts, GLOBAL u32 *out) {
     Masks m;
     prepare_lines(b, lines, &m);
@@ -415,7 +470,7 @@ DEVICE_FN u32 gen_sorted(const Board *b, const GLOBAL u64 *lines, u32 lane, int 
      * otherwise wait for each other on one lane. Sort keys: score high, move low. */
     for (u32 i = lane; i < total; i += WORKER_LANES) {
         Move mv = (Move)keys[i];
-        keys[i] = ((u32)(score_move(b, mv, tt_move, k1, k2, history, randomize) + 32768) << 16) | mv;
+        keys[i] = ((u32)(score_move(b, lines, mv, hints, history, randomize, captures_only) + 32768) << 16) | mv;
     }
     BARRIER();
     /* Rank sort, best first: keys are distinct (the moves are), so ranks are too. */
@@ -566,7 +621,7 @@ KERNEL void search_slice(const GLOBAL SearchParams *params, GLOBAL u32 *saved, G
     const u32 generation = params->generation;
     GLOBAL WorkerResult *result = results + worker;
     GLOBAL u32 *my_lists = lists + (u64)worker * GPU_MAX_PLY * MAX_MOVES;
-    GLOBAL i32 *history = histories + (u64)worker * 2u * 64u * 64u;
+    GLOBAL i32 *history = histories + (u64)worker * HISTORY_WORDS;
     GLOBAL u16 *pv = pvs + (u64)worker * GPU_MAX_PLY * GPU_MAX_PLY;
     GLOBAL u32 *words_saved = saved + (u64)worker * STACK_STRIDE_WORDS;
     LOCAL_PTR u32 *words_local = (LOCAL_PTR u32 *)&s;
@@ -651,10 +706,15 @@ KERNEL void search_slice(const GLOBAL SearchParams *params, GLOBAL u32 *saved, G
         } else if (need == NEED_EVAL) {
             eval_result = evaluate(&cur, lines, lane, eval_scratch);
         } else if (need == NEED_GEN) {
-            u32 k1 = s.killers[2 * ply], k2 = s.killers[2 * ply + 1];
+            OrderHints hints;
+            hints.tt_move = f.tt_move;
+            hints.killer1 = s.killers[2 * ply];
+            hints.killer2 = s.killers[2 * ply + 1];
+            u32 slot = counter_slot(&cur, ply > 0 ? s.frames[ply - 1].move : 0u);
+            hints.counter = slot != COUNTER_NONE ? (u32)history[COUNTER_BASE + slot] : 0u;
             u32 qs = (f.flags & FLAG_QS) != 0;
             u32 rnd = randomize_seed ? randomize_seed ^ (u32)key : 0u;
-            f.n_moves = gen_sorted(&cur, lines, lane, qs, f.tt_move, k1, k2, history, rnd, gen_keys, lane_counts,
+            f.n_moves = gen_sorted(&cur, lines, lane, qs, &hints, history, rnd, gen_keys, lane_counts,
                                    my_lists + ply * MAX_MOVES);
         }
         need = NEED_NONE;
@@ -727,6 +787,12 @@ KERNEL void search_slice(const GLOBAL SearchParams *params, GLOBAL u32 *saved, G
                     continue;
                 }
             }
+            /* The killers two plies down start empty: they are for this node's grandchildren,
+             * siblings of each other (as the CPU search keeps them). */
+            if (!(f.flags & FLAG_QS) && lane == 0 && ply + 2 < GPU_MAX_PLY) {
+                s.killers[2 * (ply + 2)] = 0;
+                s.killers[2 * (ply + 2) + 1] = 0;
+            }
             if (in_check) {
                 /* No static evaluation in check: every evasion is searched. */
                 f.static_eval = -INF;
@@ -762,22 +828,33 @@ KERNEL void search_slice(const GLOBAL SearchParams *params, GLOBAL u32 *saved, G
                 continue;
             }
             u32 pv_node = (f.flags & FLAG_PV) != 0;
+            /* Improving: better than two plies ago, when this side last moved (an ancestor in
+             * check has no evaluation: counts as improving, as in the CPU search). */
+            i32 before = ply >= 2 ? s.frames[ply - 2].static_eval : -INF;
+            u32 improving = before == -INF || e > before;
+            if (improving) f.flags |= FLAG_IMPROVING;
+            /* Unlike the CPU search, pruning reads the static evaluation as it is, not sharpened
+             * by the table's value: with a lower bound from a shallower search lifting it, reverse
+             * futility pruning cut the reply to a quiet rook sacrifice and the GPU missed WAC's
+             * mate in 2 r1bq1r1k/1pp1Np1p/p2p2pQ/4R3/n7/8/PPPP1PPP/R1B3K1 w (Rh5 gxh5 Qf6#). */
             /* Step 4. Reverse futility pruning. */
-            if (!pv_node && f.depth <= RFP_MAX_DEPTH && e - RFP_MARGIN * f.depth >= f.beta && e < MATE_BOUND) {
+            if (!pv_node && f.depth <= RFP_MAX_DEPTH && e - RFP_MARGIN * (f.depth - (i32)improving) >= f.beta &&
+                e < MATE_BOUND && e > -MATE_BOUND) {
                 ret = e;
                 state = STATE_RETURN;
                 continue;
             }
             /* Step 5. Null move: give the opponent a free move; still at least beta: cut. */
             if (!pv_node && !(f.flags & FLAG_NULL) && f.depth >= NMP_MIN_DEPTH && e >= f.beta &&
-                f.beta > -MATE_BOUND && has_non_pawn_material(&cur)) {
+                f.beta > -MATE_BOUND && f.beta < MATE_BOUND && has_non_pawn_material(&cur)) {
                 i32 r = NMP_BASE + f.depth / NMP_DEPTH_DIV;
                 i32 extra = (e - f.beta) / 200;
                 r += extra < 3 ? extra : 3;
                 f.step = STEP_NULL;
                 f.move = 0;
                 parent = f;
-                Frame c = child_frame(-f.beta, -f.beta + 1, f.depth - 1 - r, FLAG_NULL, 0);
+                Frame c = child_frame(-f.beta, -f.beta + 1, f.depth - r, FLAG_NULL | ((f.flags & FLAG_CUT) ? 0u : FLAG_CUT),
+                                      0);
                 u64 k = key ^ ZOBRIST_SIDE;
                 if (cur.ep != NO_SQUARE) k ^= ZOBRIST_EP[cur.ep & 7u];
                 cur.ep = NO_SQUARE;
@@ -790,13 +867,16 @@ KERNEL void search_slice(const GLOBAL SearchParams *params, GLOBAL u32 *saved, G
                 state = STATE_ENTER;
                 continue;
             }
-            /* Step 6. Internal iterative reduction: no table move costs a ply. */
-            if (f.tt_move == 0 && f.depth >= IIR_MIN_DEPTH) f.depth--;
             state = STATE_MOVES;
             continue;
         }
 
         if (state == STATE_MOVES) {
+            /* Step 6. Internal iterative reduction: without a table move the ordering is poor;
+             * where a good one matters (PV and expected cut nodes), a ply less finds one
+             * cheaper. */
+            if (!(f.flags & FLAG_QS) && f.tt_move == 0 && f.depth >= IIR_MIN_DEPTH && (f.flags & (FLAG_PV | FLAG_CUT)))
+                f.depth--;
             f.next = 0;
             f.legal = 0;
             if (!(f.flags & FLAG_QS)) f.best = -INF;
@@ -860,22 +940,27 @@ KERNEL void search_slice(const GLOBAL SearchParams *params, GLOBAL u32 *saved, G
             u32 gives_check = (u32)king_in_check(&child, lines);
             u32 child_check = gives_check ? FLAG_IN_CHECK : 0u;
 
-            /* Step 11. Pruning of late quiet moves at shallow depth (never a check: a quiet
-             * check is where the mates are). */
-            if (!qs && !pv_node && !in_check && f.best > -MATE_BOUND && quiet && !gives_check) {
-                if (f.depth <= LMP_MAX_DEPTH && (i32)f.quiets >= LMP_BASE + f.depth * f.depth) continue;
-                if (f.depth <= FUTILITY_MAX_DEPTH &&
-                    f.static_eval + FUTILITY_BASE + FUTILITY_PER_PLY * f.depth <= f.alpha)
+            /* Step 11. Shallow-depth pruning, under the CPU search's conditions: not at the root,
+             * once a move has saved the node from a mate, with a piece besides pawns. Quiet moves
+             * that give check are kept from the move-count and futility pruning: they are how
+             * mates at the horizon are found. */
+            u32 improving = (f.flags & FLAG_IMPROVING) != 0;
+            if (!qs && ply > 0 && f.best > -MATE_BOUND && has_non_pawn_material(&cur) && !gives_check) {
+                if (quiet) {
+                    i32 late = (LMP_BASE + f.depth * f.depth) / (improving ? 1 : 2);
+                    if (f.depth <= LMP_MAX_DEPTH && (i32)f.quiets >= late) continue;
+                    if (f.static_eval != -INF && f.depth <= FUTILITY_MAX_DEPTH &&
+                        f.static_eval + FUTILITY_BASE + FUTILITY_PER_PLY * f.depth <= f.alpha)
+                        continue;
+                }
+                /* Moves that lose material by exchange, quiet or capture (a winning capture passes
+                 * anyway). Unlike the CPU search, never a check, even a quiet one: a sacrifice
+                 * with check is how a mate begins (WAC's 5rk1/n1p1R1bp/... mate in 3 was lost to
+                 * this pruning with checks included). */
+                if (f.depth <= SEE_PRUNE_MAX_DEPTH &&
+                    !see_ge(&cur, lines, m, (quiet ? SEE_QUIET_MARGIN : SEE_CAPTURE_MARGIN) * f.depth))
                     continue;
             }
-            /* Pruning of moves that lose material by exchange, quiet or capture, under the CPU
-             * search's conditions (a winning capture passes anyway), checks apart: a sacrifice
-             * with check is how a mate begins (WAC's 5rk1/n1p1R1bp/... mate in 3 was lost to
-             * this pruning with checks included). */
-            if (!qs && ply > 0 && f.best > -MATE_BOUND && f.depth <= SEE_PRUNE_MAX_DEPTH && !gives_check &&
-                has_non_pawn_material(&cur) &&
-                !see_ge(&cur, lines, m, (quiet ? SEE_QUIET_MARGIN : SEE_CAPTURE_MARGIN) * f.depth))
-                continue;
             /* Quiescence: delta pruning. */
             if (qs && !in_check && kind != MOVE_PROMOTION && !gives_check) {
                 u32 victim = kind == MOVE_EN_PASSANT ? PAWN : piece_type_on(&cur, bit(to));
@@ -895,25 +980,39 @@ KERNEL void search_slice(const GLOBAL SearchParams *params, GLOBAL u32 *saved, G
                 f = child_frame(-f.beta, -f.alpha, 0, FLAG_QS | (f.flags & FLAG_PV) | child_check, child_halfmove);
                 /* Checks in quiescence are answered by evasions at depth 0 (still quiescence). */
             } else {
-                /* Step 12. Extensions and reductions. */
-                i32 new_depth = f.depth - 1 + (gives_check ? 1 : 0);
+                /* Step 12. Extensions (checks, within reason) and late-move reductions, as the
+                 * CPU search's: more where the position is not improving and at expected cut
+                 * nodes, less for checks, killers and moves with a good history. */
+                u32 cut_node = (f.flags & FLAG_CUT) != 0;
+                i32 new_depth = f.depth - 1 + ((gives_check && (i32)ply < 2 * root_depth) ? 1 : 0);
+                u32 reduce = f.depth >= LMR_MIN_DEPTH && f.legal >= LMR_MIN_MOVE + pv_node && quiet;
                 i32 r = 0;
-                if (f.depth >= LMR_MIN_DEPTH && f.legal > LMR_MIN_MOVE + pv_node && quiet && !in_check && !gives_check) {
+                if (reduce) {
                     u32 di = f.depth < 63 ? (u32)f.depth : 63u, mi = f.legal < 63 ? f.legal : 63u;
                     r = LMR[di * 64u + mi];
-                    if (pv_node) r--;
+                    r -= (i32)pv_node;
+                    r += (i32)!improving;
+                    r += (i32)cut_node;
+                    r -= (i32)gives_check;
                     if (m == s.killers[2 * ply] || m == s.killers[2 * ply + 1]) r--;
+                    r -= history[(cur.side * 64u + (m & 63u)) * 64u + to] / LMR_HISTORY_DIV;
                     if (r < 0) r = 0;
                     if (r > new_depth - 1) r = new_depth - 1 > 0 ? new_depth - 1 : 0;
                 }
                 f.child_depth = new_depth;
                 parent = f;
                 if (f.legal == 1) {
+                    /* The first move: a PV node's with the full window; elsewhere the null
+                     * window, which makes the child an expected cut node if this one is not. */
+                    u32 child_kind = pv_node ? FLAG_PV : (cut_node ? 0u : FLAG_CUT);
                     parent.step = STEP_FULL;
-                    f = child_frame(-f.beta, -f.alpha, new_depth, (f.flags & FLAG_PV) | child_check, child_halfmove);
+                    f = child_frame(-f.beta, -f.alpha, new_depth, child_kind | child_check, child_halfmove);
                 } else {
+                    /* A reduced search's child is expected to cut (it is a late move, expected
+                     * to fail low here); a full-depth null-window one alternates. */
+                    u32 child_kind = (reduce || !cut_node) ? FLAG_CUT : 0u;
                     parent.step = r > 0 ? STEP_REDUCED : STEP_ZW;
-                    f = child_frame(-f.alpha - 1, -f.alpha, new_depth - r, child_check, child_halfmove);
+                    f = child_frame(-f.alpha - 1, -f.alpha, new_depth - r, child_kind | child_check, child_halfmove);
                 }
             }
             cur = child;
@@ -961,7 +1060,6 @@ KERNEL void search_slice(const GLOBAL SearchParams *params, GLOBAL u32 *saved, G
                     state = STATE_RETURN;
                     continue;
                 }
-                if (f.tt_move == 0 && f.depth >= IIR_MIN_DEPTH) f.depth--;
                 state = STATE_MOVES;
                 continue;
             }
@@ -970,7 +1068,7 @@ KERNEL void search_slice(const GLOBAL SearchParams *params, GLOBAL u32 *saved, G
             if (f.step == STEP_REDUCED && v > f.alpha) {
                 research = 1;
                 f.step = STEP_ZW;
-                c = child_frame(-f.alpha - 1, -f.alpha, f.child_depth, 0, 0);
+                c = child_frame(-f.alpha - 1, -f.alpha, f.child_depth, (f.flags & FLAG_CUT) ? 0u : FLAG_CUT, 0);
             } else if ((f.step == STEP_ZW || f.step == STEP_REDUCED) && v > f.alpha && v < f.beta &&
                        (f.flags & FLAG_PV)) {
                 research = 1;
@@ -1007,19 +1105,33 @@ KERNEL void search_slice(const GLOBAL SearchParams *params, GLOBAL u32 *saved, G
                     }
                     if (f.flags & FLAG_PV) f.pv_len = child_pv_len + 1 < GPU_MAX_PLY ? child_pv_len + 1 : GPU_MAX_PLY;
                     if (v >= f.beta) {
-                        /* A cutoff: remember a quiet move as killer and in the history. */
-                        u32 to = (m >> 6) & 63u, kind = (m >> 12) & 3u;
-                        u32 quiet = kind != MOVE_PROMOTION && kind != MOVE_EN_PASSANT &&
-                                    (kind == MOVE_CASTLING || !(cur.colors[cur.side ^ 1u] & bit(to)));
-                        if (quiet && !(f.flags & FLAG_QS) && lane == 0) {
-                            if (s.killers[2 * ply] != m) {
-                                s.killers[2 * ply + 1] = s.killers[2 * ply];
-                                s.killers[2 * ply] = m;
+                        /* A cutoff by a quiet move: it becomes a killer and the counter to the
+                         * move before, its history rises and that of the quiet moves tried
+                         * before it falls (all moves the list placed before it: unlike the CPU
+                         * search's, this includes those pruned). */
+                        if (is_quiet(&cur, m) && !(f.flags & FLAG_QS)) {
+                            i32 bonus = history_bonus(f.depth);
+                            if (lane == 0) {
+                                if (s.killers[2 * ply] != m) {
+                                    s.killers[2 * ply + 1] = s.killers[2 * ply];
+                                    s.killers[2 * ply] = m;
+                                }
+                                u32 slot = counter_slot(&cur, ply > 0 ? s.frames[ply - 1].move : 0u);
+                                if (slot != COUNTER_NONE) history[COUNTER_BASE + slot] = (i32)m;
+                                history_update(history + butterfly_index(cur.side, m), bonus);
                             }
-                            i32 bonus = f.depth * f.depth;
-                            if (bonus > 1200) bonus = 1200;
-                            GLOBAL i32 *h = history + (cur.side * 64u + (m & 63u)) * 64u + to;
-                            *h += bonus - *h * bonus / HISTORY_MAX;
+                            if (!(f.flags & FLAG_TT_FIRST)) {
+                                const GLOBAL u32 *tried = my_lists + ply * MAX_MOVES;
+                                for (u32 i = lane; i < f.next; i += WORKER_LANES) {
+                                    Move q = (Move)(tried[i] & 0xffffu);
+                                    if (q != m && is_quiet(&cur, q))
+                                        history_update(history + butterfly_index(cur.side, q), -bonus);
+                                }
+                            }
+                            /* Every lane's updates done before any lane reads the history again
+                             * (where the lanes of a group run one after another, PoCL, a lane
+                             * would otherwise read what the next has not yet written). */
+                            BARRIER();
                         }
                         if (lane == 0)
                             tt_store(tt, log2, key, m, score_to_tt(v, ply), f.static_eval,

@@ -5,8 +5,8 @@
 
 use crate::kernel_source::{search_defines, search_source};
 use crate::layout::{
-    BUSY_ENTRIES, GPU_MAX_PLY, MAX_MOVES, ParallelMode, STATUS_DONE, STATUS_RUNNING, SearchParams,
-    TT_BUCKET, TT_ENTRY_BYTES, WORKER_LANES, WorkerResult,
+    BUSY_ENTRIES, GPU_MAX_PLY, HISTORY_WORDS, MAX_MOVES, ParallelMode, STATUS_DONE, STATUS_RUNNING,
+    SearchParams, TT_BUCKET, TT_ENTRY_BYTES, WORKER_LANES, WorkerResult,
 };
 use crate::line_table::line_table;
 use kogge_chess::{Board, Move};
@@ -156,7 +156,7 @@ impl GpuSearch {
             stacks: device.alloc(w * stack_bytes)?,
             results: device.alloc(w)?,
             lists: device.alloc(w * GPU_MAX_PLY * MAX_MOVES)?,
-            histories: device.alloc(w * 2 * 64 * 64)?,
+            histories: device.alloc(w * HISTORY_WORDS)?,
             pvs: device.alloc(w * GPU_MAX_PLY * GPU_MAX_PLY)?,
             tt,
             tt_log2,

@@ -14,6 +14,10 @@ pub const WORKER_LANES: usize = 32;
 /// Moves one ply's list holds (`MAX_MOVES`).
 pub const MAX_MOVES: usize = 256;
 
+/// Words of move-ordering history per worker (`HISTORY_WORDS`): the butterfly history (side,
+/// from, to), then a counter move per previous piece (colour, type) and target square.
+pub const HISTORY_WORDS: usize = 2 * 64 * 64 + 12 * 64;
+
 /// How the workers share the search (`MODE_*` in the kernel).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum ParallelMode {

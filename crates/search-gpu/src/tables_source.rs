@@ -72,7 +72,7 @@ pub fn search_constants_source() -> String {
         let _ = write!(out, "{r},");
     }
     out.push_str("\n};\n");
-    let constants: [(&str, i64); 17] = [
+    let constants: [(&str, i64); 18] = [
         ("RFP_MAX_DEPTH", params::RFP_MAX_DEPTH.into()),
         ("RFP_MARGIN", params::RFP_MARGIN.into()),
         ("NMP_MIN_DEPTH", params::NMP_MIN_DEPTH.into()),
@@ -85,6 +85,7 @@ pub fn search_constants_source() -> String {
         ("LMP_BASE", params::LMP_BASE.into()),
         ("LMR_MIN_DEPTH", params::LMR_MIN_DEPTH.into()),
         ("LMR_MIN_MOVE", params::LMR_MIN_MOVE as i64),
+        ("LMR_HISTORY_DIV", params::LMR_HISTORY_DIV.into()),
         ("IIR_MIN_DEPTH", params::IIR_MIN_DEPTH.into()),
         ("DELTA_MARGIN", params::DELTA_MARGIN.into()),
         ("SEE_QUIET_MARGIN", params::SEE_QUIET_MARGIN.into()),
