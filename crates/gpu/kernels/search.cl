@@ -931,8 +931,7 @@ KERNEL void search_slice(const GLOBAL SearchParams *params, GLOBAL u32 *saved, G
             if (!second_pass) f.next++;
             Move m = (Move)(entry & 0xffffu);
             u32 to = (m >> 6) & 63u, kind = (m >> 12) & 3u;
-            u32 capture = kind == MOVE_EN_PASSANT || (kind != MOVE_CASTLING && (cur.colors[cur.side ^ 1u] & bit(to)));
-            u32 quiet = !capture && kind != MOVE_PROMOTION;
+            u32 quiet = is_quiet(&cur, m);
 
             /* Step 10. Make the move: whether it gives check decides what may be pruned. */
             Board child = cur;
@@ -995,7 +994,7 @@ KERNEL void search_slice(const GLOBAL SearchParams *params, GLOBAL u32 *saved, G
                     r += (i32)cut_node;
                     r -= (i32)gives_check;
                     if (m == s.killers[2 * ply] || m == s.killers[2 * ply + 1]) r--;
-                    r -= history[(cur.side * 64u + (m & 63u)) * 64u + to] / LMR_HISTORY_DIV;
+                    r -= history[butterfly_index(cur.side, m)] / LMR_HISTORY_DIV;
                     if (r < 0) r = 0;
                     if (r > new_depth - 1) r = new_depth - 1 > 0 ? new_depth - 1 : 0;
                 }
