@@ -116,6 +116,8 @@ typedef struct {
     u32 seldepth;
     u32 pv_len;
     u16 pv[GPU_MAX_PLY];
+    u32 partial_move; /* this iteration's best root move so far (one that raised alpha), or 0 */
+    i32 partial_score;
 } WorkerResult;
 
 #define STATUS_RUNNING 0u /* suspended at the end of a slice, resumes at the next launch */
@@ -549,17 +551,20 @@ NOINLINE_FN void tt_store(GLOBAL TTEntry *tt, u32 log2, u64 key, u32 move, i32 s
 }
 
 /* ---- Draws ------------------------------------------------------------------------------------ */
-/* A repetition of an earlier position since the last irreversible move, in the search (keys of
- * the shared stack) or in the game before the root. */
+/* A repetition of an earlier position since the last irreversible move. One in the search (keys
+ * of the shared stack) counts: the side that could avoid it would have, if it were better. One
+ * from the game before the root needs a second, as the threefold rule says (the CPU search's
+ * draw.rs). */
 DEVICE_FN int is_repetition(LOCAL_PTR WorkerStack *s, u32 ply, u64 key, u32 halfmove, const GLOBAL u64 *game_keys,
                             u32 history_len) {
+    u32 seen_in_game = 0;
     for (u32 d = 4; d <= halfmove; d += 2) {
         if (d <= ply) {
             if (s->keys[ply - d] == key) return 1;
         } else {
             u32 back = d - ply; /* 1 = the position just before the root */
             if (back > history_len) return 0;
-            if (game_keys[history_len - back] == key) return 1;
+            if (game_keys[history_len - back] == key && ++seen_in_game >= 2) return 1;
         }
     }
     return 0;
@@ -646,6 +651,7 @@ KERNEL void search_slice(const GLOBAL SearchParams *params, GLOBAL u32 *saved, G
             s.ply = 0;
             s.seldepth = 0;
             s.nodes = 0;
+            result->partial_move = 0;
         }
         /* Killers from an earlier iteration are as good a guess as any, but shared memory starts
          * with whatever the last work-group left: start from none, so a search is repeatable. */
@@ -1094,6 +1100,12 @@ KERNEL void search_slice(const GLOBAL SearchParams *params, GLOBAL u32 *saved, G
                 if (v > f.alpha) {
                     f.best_move = m;
                     f.alpha = v;
+                    /* At the root, a move that beat alpha was searched in full at this depth:
+                     * if the iteration is stopped, the host plays it (as the CPU search does). */
+                    if (ply == 0 && lane == 0) {
+                        result->partial_move = m;
+                        result->partial_score = v;
+                    }
                     if ((f.flags & FLAG_PV) && lane == 0) {
                         /* The triangular PV: this move, then the child's line. Lane 0 alone
                          * reads and writes it. */

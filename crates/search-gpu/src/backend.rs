@@ -147,6 +147,9 @@ pub fn iterative_deepening(
         } else {
             (-INFINITE, INFINITE)
         };
+        // A fail high's move beat the best of the last iteration by a margin: if the clock
+        // runs out before the wider window settles, it is the better move to play.
+        let mut fail_high: Option<(Move, Value)> = None;
         let iteration = loop {
             let nodes_before = total_nodes;
             let mut stop = |nodes: u64| {
@@ -155,8 +158,32 @@ pub fn iterative_deepening(
                     || limits.nodes.is_some_and(|n| nodes_before + nodes >= n)
             };
             match gpu.iterate(&root, depth as i32, alpha, beta, &mut stop)? {
-                Outcome::Stopped { nodes } => {
+                Outcome::Stopped { nodes, partial } => {
                     total_nodes += nodes;
+                    // As the CPU search: a root move searched in full at this depth that beat
+                    // the others searched before it (the previous best among them, tried
+                    // first) is better informed than the last completed iteration.
+                    if let Some((mv, value)) = partial.or(fail_high)
+                        && legal.contains(&mv)
+                        && depth > 1
+                    {
+                        if result.best != Some(mv) {
+                            // Shown, so that the last line a GUI sees is the move played.
+                            let it = crate::Iteration {
+                                depth,
+                                seldepth: depth,
+                                score: value,
+                                best: mv,
+                                pv: vec![mv],
+                                nodes: total_nodes,
+                                worker: 0,
+                            };
+                            report(sink, &it, Bound::Exact, total_nodes, start, 0);
+                            result.ponder = None;
+                        }
+                        result.best = Some(mv);
+                        result.value = value;
+                    }
                     break 'deepening;
                 }
                 Outcome::Done(it) => {
@@ -172,6 +199,9 @@ pub fn iterative_deepening(
                         break it;
                     }
                     report(sink, &it, bound, total_nodes, start, 0);
+                    if bound == Bound::Lower {
+                        fail_high = Some((it.best, it.score));
+                    }
                     if bound == Bound::Upper {
                         beta = (alpha + beta) / 2;
                         alpha = (it.score - delta).max(-INFINITE);
@@ -219,8 +249,12 @@ pub fn iterative_deepening(
         {
             break;
         }
+        // A clock's time is shared with the moves to come: a stable best move ends the search
+        // early. A fixed time per move (`movetime` alone) is for this move only, so all of it
+        // is used: the hard limit ends the search (as in the CPU search).
+        let fixed_time = limits.movetime.is_some() && limits.clock.is_none();
         let stability = [2.0, 1.4, 1.1, 0.9, 0.8, 0.7][stable.min(5) as usize];
-        if time.soft_limit_passed(control, stability * (1.0 + falling)) {
+        if !fixed_time && time.soft_limit_passed(control, stability * (1.0 + falling)) {
             break;
         }
     }

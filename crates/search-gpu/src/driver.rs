@@ -79,9 +79,12 @@ pub struct Iteration {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Outcome {
     Done(Iteration),
-    /// Stopped by the caller; `nodes` were searched.
+    /// Stopped by the caller; `nodes` were searched. `partial` is the best root move that some
+    /// worker had searched in full at this depth (it raised that worker's alpha), with its
+    /// value: the highest such value over the workers.
     Stopped {
         nodes: u64,
+        partial: Option<(Move, i32)>,
     },
 }
 
@@ -293,7 +296,13 @@ impl GpuSearch {
                 ));
             }
             if stop(nodes) {
-                return Ok(Outcome::Stopped { nodes });
+                let partial = self
+                    .host_results
+                    .iter()
+                    .filter(|r| r.partial_move != 0)
+                    .max_by_key(|r| r.partial_score)
+                    .map(|r| (Move::from_raw(r.partial_move as u16), r.partial_score));
+                return Ok(Outcome::Stopped { nodes, partial });
             }
         }
     }

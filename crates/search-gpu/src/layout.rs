@@ -107,12 +107,15 @@ pub struct WorkerResult {
     pub seldepth: u32,
     pub pv_len: u32,
     pub pv: [u16; GPU_MAX_PLY],
+    /// This iteration's best root move so far (one that raised alpha), or 0.
+    pub partial_move: u32,
+    pub partial_score: i32,
 }
 
-// SAFETY: repr(C), integers only: 4 × 4 + 8 + 2 × 4 + 64 × 2 = 160 bytes, no padding (the u64
-// sits at offset 16); every bit pattern is valid.
+// SAFETY: repr(C), integers only: 4 × 4 + 8 + 2 × 4 + 64 × 2 + 2 × 4 = 168 bytes, no padding
+// (the u64 sits at offset 16); every bit pattern is valid.
 unsafe impl Pod for WorkerResult {}
-const _: () = assert!(std::mem::size_of::<WorkerResult>() == 160);
+const _: () = assert!(std::mem::size_of::<WorkerResult>() == 168);
 const _: () = assert!(std::mem::offset_of!(WorkerResult, nodes) == 16);
 
 impl Default for WorkerResult {
@@ -126,6 +129,8 @@ impl Default for WorkerResult {
             seldepth: 0,
             pv_len: 0,
             pv: [0; GPU_MAX_PLY],
+            partial_move: 0,
+            partial_score: 0,
         }
     }
 }

@@ -126,3 +126,71 @@ fn every_worker_proves_mates_across_slices() {
         }
     }
 }
+
+/// The game's keys from `fen` through `moves` (UCI), each position before the move played from
+/// it, and the position reached.
+fn game(fen: &str, moves: &[&str]) -> (Vec<u64>, Board) {
+    let mut b = board(fen);
+    let mut keys = Vec::new();
+    for text in moves {
+        let mv = b.parse_uci(text).expect("a legal move");
+        keys.push(b.hash());
+        b.play(mv);
+    }
+    (keys, b)
+}
+
+#[test]
+fn a_position_seen_once_before_the_root_is_not_a_draw() {
+    // White, a queen and a rook down, has a perpetual check: Qe8+ Kh7 Qh5+ Kg8 (each reply
+    // forced). At depth 1 the search sees Qe8+ Kh7, back in the position two plies before the
+    // root. Once in the game, that is no draw (only a repetition inside the search, or a third
+    // occurrence, is one): the value is the lost material's. Twice, it is a draw: 0.
+    let start = "4Q3/6pk/8/8/8/2K5/q7/r7 w - - 10 40";
+    let cycle = ["e8h5", "h7g8", "h5e8", "g8h7"];
+    for mut gpu in open_all(1) {
+        for (plies, draw) in [(2, false), (6, true)] {
+            let moves: Vec<&str> = cycle.iter().cycle().take(plies).copied().collect();
+            let (keys, root) = game(start, &moves);
+            gpu.clear().unwrap();
+            gpu.new_search(&keys).unwrap();
+            let Outcome::Done(it) = gpu
+                .iterate(&root, 1, -32001, 32001, &mut |_| false)
+                .unwrap()
+            else {
+                unreachable!()
+            };
+            if draw {
+                assert_eq!(
+                    (it.score, it.best.to_string().as_str()),
+                    (0, "h5e8"),
+                    "{it:?}"
+                );
+            } else {
+                assert!(it.score < -500, "seen once: {it:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn a_stopped_iteration_gives_its_best_root_move_so_far() {
+    let b = Board::startpos();
+    for mut gpu in open_all(1) {
+        gpu.set_slice_nodes(Some(64));
+        let full = search_to(&mut gpu, &b, 6).nodes;
+        // The same iteration again, stopped when most of it is done: by then the first root
+        // move has been searched in full.
+        gpu.clear().unwrap();
+        search_to(&mut gpu, &b, 5);
+        let outcome = gpu
+            .iterate(&b, 6, -32001, 32001, &mut |nodes| nodes >= full * 3 / 4)
+            .unwrap();
+        let Outcome::Stopped { partial, .. } = outcome else {
+            panic!("not stopped: {outcome:?}")
+        };
+        let (mv, value) = partial.expect("a root move searched in full");
+        assert!(b.legal_moves().contains(mv), "{mv}");
+        assert!(value.abs() < 200, "{value}");
+    }
+}
