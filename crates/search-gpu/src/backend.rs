@@ -249,12 +249,10 @@ pub fn iterative_deepening(
         {
             break;
         }
-        // A clock's time is shared with the moves to come: a stable best move ends the search
-        // early. A fixed time per move (`movetime` alone) is for this move only, so all of it
-        // is used: the hard limit ends the search (as in the CPU search).
-        let fixed_time = limits.movetime.is_some() && limits.clock.is_none();
+        // A stable best move ends the search early (not a fixed time per move: see
+        // `soft_limit_passed`).
         let stability = [2.0, 1.4, 1.1, 0.9, 0.8, 0.7][stable.min(5) as usize];
-        if !fixed_time && time.soft_limit_passed(control, stability * (1.0 + falling)) {
+        if time.soft_limit_passed(control, stability * (1.0 + falling)) {
             break;
         }
     }

@@ -23,6 +23,9 @@ pub struct TimeManager {
     start: Instant,
     soft: Option<Duration>,
     hard: Option<Duration>,
+    /// A fixed time per move (`movetime` without a clock): it is for this move only, so all of
+    /// it is used and only the hard limit ends the search.
+    fixed: bool,
 }
 
 impl TimeManager {
@@ -58,7 +61,12 @@ impl TimeManager {
             soft = None;
             hard = None;
         }
-        TimeManager { start, soft, hard }
+        TimeManager {
+            start,
+            soft,
+            hard,
+            fixed: limits.movetime.is_some() && limits.clock.is_none(),
+        }
     }
 
     /// When the search started.
@@ -98,9 +106,11 @@ impl TimeManager {
     }
 
     /// Whether to start no new iteration. `scale` stretches the soft limit: above 1 when the
-    /// best move keeps changing or the score falls, below 1 when it is settled.
+    /// best move keeps changing or the score falls, below 1 when it is settled. A clock's time is
+    /// shared with the moves to come, so a settled move ends the search early; a fixed time per
+    /// move never passes its soft limit (the hard limit ends the search).
     pub fn soft_limit_passed(&self, control: &SearchControl, scale: f64) -> bool {
-        if control.is_pondering() {
+        if control.is_pondering() || self.fixed {
             return false;
         }
         match (self.soft, self.hard) {
@@ -166,6 +176,21 @@ mod tests {
         let (soft, hard) = limits(&Limits::movetime(Duration::from_millis(1000)), 30);
         assert_eq!(soft, Duration::from_millis(970));
         assert_eq!(hard, Duration::from_millis(970));
+    }
+
+    #[test]
+    fn a_fixed_time_is_used_whatever_the_scale() {
+        let control = SearchControl::new();
+        let fixed = TimeManager::new(
+            &Limits::movetime(Duration::from_millis(2)),
+            Duration::ZERO,
+            Instant::now(),
+        );
+        let clocked = TimeManager::new(&clock(2, 0, Some(1)), Duration::ZERO, Instant::now());
+        std::thread::sleep(Duration::from_millis(3));
+        assert!(!fixed.soft_limit_passed(&control, 0.5));
+        assert!(fixed.hard_limit_passed(&control));
+        assert!(clocked.soft_limit_passed(&control, 0.5));
     }
 
     #[test]
