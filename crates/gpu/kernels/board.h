@@ -297,9 +297,15 @@ HEAVY_FN void make_move(Board *b, Move m) {
             toggle_color(b, them, tb);
             clear_castling_on(b, to);
         }
-        /* One pass over the sets for both squares (the piece placed differs on a promotion). */
-        u32 placed = kind == MOVE_PROMOTION ? 1u + ((m >> 14) & 3u) : moving;
-        for (u32 i = 0; i < 6; i++) b->pieces[i] ^= (i == moving ? fb : 0) ^ (i == placed ? tb : 0);
+        /* One pass over the sets moves the piece (selects over constant indices: see above); a
+         * promotion then swaps the pawn on the last rank for the piece it became. */
+        u64 ft = fb ^ tb;
+        for (u32 i = 0; i < 6; i++) b->pieces[i] ^= i == moving ? ft : 0;
+        if (kind == MOVE_PROMOTION) {
+            u32 placed = 1u + ((m >> 14) & 3u);
+            b->pieces[PAWN] ^= tb;
+            for (u32 i = KNIGHT; i <= QUEEN; i++) b->pieces[i] ^= i == placed ? tb : 0;
+        }
         toggle_color(b, us, fb | tb);
         if (moving == PAWN) {
             if ((from ^ to) == 16u) {

@@ -939,40 +939,41 @@ KERNEL void search_slice(const GLOBAL SearchParams *params, GLOBAL u32 *saved, G
             u32 to = (m >> 6) & 63u, kind = (m >> 12) & 3u;
             u32 quiet = is_quiet(&cur, m);
 
-            /* Step 10. Make the move: whether it gives check decides what may be pruned. */
+            /* Step 11. Shallow-depth pruning, under the CPU search's conditions: not at the root,
+             * once a move has saved the node from a mate, with a piece besides pawns. Moves that
+             * give check are never pruned: quiet checks are how mates at the horizon are found,
+             * and a sacrifice with check is how a mate begins (WAC's 5rk1/n1p1R1bp/... mate in 3
+             * was lost to SEE pruning with checks included; the CPU search prunes those). */
+            u32 improving = (f.flags & FLAG_IMPROVING) != 0;
+            u32 prunable = 0;
+            if (!qs && ply > 0 && f.best > -MATE_BOUND && has_non_pawn_material(&cur)) {
+                if (quiet) {
+                    i32 late = (LMP_BASE + f.depth * f.depth) / (improving ? 1 : 2);
+                    prunable = (f.depth <= LMP_MAX_DEPTH && (i32)f.quiets >= late) ||
+                               (f.static_eval != -INF && f.depth <= FUTILITY_MAX_DEPTH &&
+                                f.static_eval + FUTILITY_BASE + FUTILITY_PER_PLY * f.depth <= f.alpha);
+                }
+                /* Moves that lose material by exchange, quiet or capture (a winning capture passes
+                 * anyway). */
+                if (!prunable && f.depth <= SEE_PRUNE_MAX_DEPTH &&
+                    !see_ge(&cur, lines, m, (quiet ? SEE_QUIET_MARGIN : SEE_CAPTURE_MARGIN) * f.depth))
+                    prunable = 1;
+            }
+            /* Quiescence: delta pruning, and no captures that lose material by exchange. */
+            if (qs && !in_check && kind != MOVE_PROMOTION) {
+                u32 victim = kind == MOVE_EN_PASSANT ? PAWN : piece_type_on(&cur, bit(to));
+                prunable = f.static_eval + order_value(victim) + DELTA_MARGIN <= f.alpha || !see_ge(&cur, lines, m, 0);
+            }
+            /* A move to prune unless it gives check: most surely give none (gives_check.h), and
+             * are dropped without being made. */
+            if (prunable && !may_give_check(&cur, lines, m)) continue;
+
+            /* Step 10. Make the move. */
             Board child = cur;
             make_move(&child, m);
             u32 gives_check = (u32)king_in_check(&child, lines);
             u32 child_check = gives_check ? FLAG_IN_CHECK : 0u;
-
-            /* Step 11. Shallow-depth pruning, under the CPU search's conditions: not at the root,
-             * once a move has saved the node from a mate, with a piece besides pawns. Quiet moves
-             * that give check are kept from the move-count and futility pruning: they are how
-             * mates at the horizon are found. */
-            u32 improving = (f.flags & FLAG_IMPROVING) != 0;
-            if (!qs && ply > 0 && f.best > -MATE_BOUND && has_non_pawn_material(&cur) && !gives_check) {
-                if (quiet) {
-                    i32 late = (LMP_BASE + f.depth * f.depth) / (improving ? 1 : 2);
-                    if (f.depth <= LMP_MAX_DEPTH && (i32)f.quiets >= late) continue;
-                    if (f.static_eval != -INF && f.depth <= FUTILITY_MAX_DEPTH &&
-                        f.static_eval + FUTILITY_BASE + FUTILITY_PER_PLY * f.depth <= f.alpha)
-                        continue;
-                }
-                /* Moves that lose material by exchange, quiet or capture (a winning capture passes
-                 * anyway). Unlike the CPU search, never a check, even a quiet one: a sacrifice
-                 * with check is how a mate begins (WAC's 5rk1/n1p1R1bp/... mate in 3 was lost to
-                 * this pruning with checks included). */
-                if (f.depth <= SEE_PRUNE_MAX_DEPTH &&
-                    !see_ge(&cur, lines, m, (quiet ? SEE_QUIET_MARGIN : SEE_CAPTURE_MARGIN) * f.depth))
-                    continue;
-            }
-            /* Quiescence: delta pruning. */
-            if (qs && !in_check && kind != MOVE_PROMOTION && !gives_check) {
-                u32 victim = kind == MOVE_EN_PASSANT ? PAWN : piece_type_on(&cur, bit(to));
-                if (f.static_eval + order_value(victim) + DELTA_MARGIN <= f.alpha) continue;
-                /* A capture that loses material by exchange is not worth a quiescence search. */
-                if (!see_ge(&cur, lines, m, 0)) continue;
-            }
+            if (prunable && !gives_check) continue;
             u64 child_key = key_after(&cur, &child, key, m);
             u32 child_halfmove = halfmove_after(&cur, m, f.halfmove);
             f.legal++;

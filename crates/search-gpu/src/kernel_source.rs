@@ -1,7 +1,7 @@
 //! The search kernel's source, assembled in dependency order: the board and its legal move
 //! generation, the evaluation (its weights generated from `kogge_eval`, then `eval.h`), the
-//! generated search tables (Zobrist keys, reductions, pruning constants), `see.h` and
-//! `search.cl`.
+//! generated search tables (Zobrist keys, reductions, pruning constants), `see.h`,
+//! `gives_check.h` and `search.cl`.
 
 use crate::eval_source::search_source_prefix;
 use crate::layout::{GPU_MAX_PLY, HISTORY_WORDS, WORKER_LANES};
@@ -11,6 +11,8 @@ use kogge_eval::Weights;
 const SEARCH_CL: &str = include_str!("../../gpu/kernels/search.cl");
 /// `kernels/see.h`: static exchange evaluation (needs the search constants' SEE_VALUE).
 const SEE_H: &str = include_str!("../../gpu/kernels/see.h");
+/// `kernels/gives_check.h`: whether a move can give check, without making it.
+const GIVES_CHECK_H: &str = include_str!("../../gpu/kernels/gives_check.h");
 
 /// The whole source of the search module, with the engine's evaluation weights.
 pub fn search_source() -> String {
@@ -19,6 +21,7 @@ pub fn search_source() -> String {
         zobrist_source(),
         search_constants_source(),
         SEE_H.to_string(),
+        GIVES_CHECK_H.to_string(),
         SEARCH_CL.to_string(),
     ]
     .join("\n")
@@ -35,6 +38,21 @@ pub fn see_check_source() -> String {
         search_constants_source(),
         SEE_H.to_string(),
         SEE_CHECK_CL.to_string(),
+    ]
+    .join("\n")
+}
+
+/// `kernels/gives_check_check.cl`: gives_check.h's answers for a batch of moves, to compare
+/// with the CPU's board.
+const GIVES_CHECK_CHECK_CL: &str = include_str!("../../gpu/kernels/gives_check_check.cl");
+
+/// The source of the `gives_check_check` kernel: the board, its tables and gives_check.h. Built
+/// with [`search_defines`].
+pub fn gives_check_check_source() -> String {
+    [
+        search_source_prefix(&Weights::DEFAULT),
+        GIVES_CHECK_H.to_string(),
+        GIVES_CHECK_CHECK_CL.to_string(),
     ]
     .join("\n")
 }

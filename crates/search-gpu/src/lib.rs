@@ -18,6 +18,8 @@ pub use cpu_check::{EvalMismatch, compare_with_cpu};
 pub use driver::{GpuSearch, GpuSearchOptions, Iteration, Outcome};
 pub use eval_source::{EVAL_SCRATCH_INTS, eval_source, search_source_prefix, weights_source};
 pub use gpu_eval::{GpuEvaluator, LaneScores, eval_check_source};
-pub use kernel_source::{search_defines, search_source, see_check_source};
+pub use kernel_source::{
+    gives_check_check_source, search_defines, search_source, see_check_source,
+};
 pub use layout::ParallelMode;
 pub use playouts::{PlayoutOptions, playouts};
