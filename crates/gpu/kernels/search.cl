@@ -58,6 +58,7 @@ typedef struct {
 #define FLAG_TT_FIRST 32u /* the table's move is being tried before the others are generated */
 #define FLAG_CUT 64u      /* an expected cut node (the CPU search's `cut_node`) */
 #define FLAG_IMPROVING 128u /* the static evaluation is above the one two plies up */
+#define FLAG_FIFTY 256u   /* in check with the fifty moves run out: mate or a draw */
 
 #define STEP_FULL 0u      /* the first move, full window */
 #define STEP_REDUCED 1u   /* null window, reduced depth */
@@ -751,14 +752,26 @@ KERNEL void search_slice(const GLOBAL SearchParams *params, GLOBAL u32 *saved, G
 
             if (ply > 0) {
                 /* Step 2. Draws, the ply limit, mate distance. */
-                if (f.halfmove >= 100 || insufficient_material(&cur) ||
-                    is_repetition(&s, ply, key, f.halfmove, game_keys, params->history_len)) {
+                if ((f.halfmove >= 100 && !in_check) || insufficient_material(&cur) ||
+                    is_repetition(&s, ply, key, f.halfmove, game_keys, params->history_len) ||
+                    (ply >= GPU_MAX_PLY - 1 && in_check)) {
                     ret = 0;
                     state = STATE_RETURN;
                     continue;
                 }
+                if (f.halfmove >= 100) {
+                    /* In check at the fiftieth move: a draw, unless it is mate (as the CPU
+                     * search). The evasions are generated and none is searched (STATE_NEXT). */
+                    f.flags |= FLAG_FIFTY;
+                    f.tt_move = 0;
+                    need = NEED_GEN;
+                    state = STATE_NEXT;
+                    continue;
+                }
                 if (ply >= GPU_MAX_PLY - 1) {
-                    f.flags |= FLAG_QS; /* evaluate and return */
+                    /* The stack is full: the static evaluation (a draw in check, above, as the
+                     * CPU search does at its limit). */
+                    f.flags |= FLAG_QS;
                     f.depth = -1000;
                     need = NEED_EVAL;
                     state = STATE_EVAL;
@@ -906,6 +919,11 @@ KERNEL void search_slice(const GLOBAL SearchParams *params, GLOBAL u32 *saved, G
             u32 pv_node = (f.flags & FLAG_PV) != 0;
             u32 index = f.next;
             u32 second_pass = f.next >= f.n_moves;
+            if (f.flags & FLAG_FIFTY) {
+                ret = f.n_moves > 0 ? 0 : -MATE + (i32)ply;
+                state = STATE_RETURN;
+                continue;
+            }
             if (second_pass && (f.flags & FLAG_TT_FIRST)) {
                 /* The table's move did not cut: now the list, from its second move. */
                 f.flags &= ~FLAG_TT_FIRST;

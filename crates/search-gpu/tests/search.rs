@@ -80,6 +80,18 @@ fn finds_scholars_mate() {
 }
 
 #[test]
+fn a_mate_on_the_fiftieth_move_is_a_mate() {
+    // Ra8 mates and is the hundredth half-move without a capture or a pawn move: the rule
+    // makes other positions draws, not a checkmate (as the CPU search's is_draw).
+    let b = board("6k1/5ppp/8/8/8/8/8/R5K1 w - - 99 80");
+    for mut gpu in open_all(1) {
+        let it = search_to(&mut gpu, &b, 3);
+        assert_eq!(it.best.to_string(), "a1a8", "{it:?}");
+        assert_eq!(it.score, 32000 - 1, "mate in one: {it:?}");
+    }
+}
+
+#[test]
 fn slices_do_not_change_the_search() {
     // Black mates in two (WAC); one worker, so the search is deterministic.
     let b = board("4k1r1/2p3r1/1pR1p3/3pP2p/3P2qP/P4N2/1PQ4P/5R1K b - - 0 1");
