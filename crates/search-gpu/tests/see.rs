@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{PLAYOUT_SUITES, SUITES, devices, suite};
+use common::{PLAYOUT_SUITES, SUITES, devices, run_per_item, suite};
 use kogge_chess::Board;
 use kogge_gpu::{Arg, Device};
 use kogge_search_gpu::line_table::line_table;
@@ -40,25 +40,18 @@ fn mismatches(device: &Device, boards: &[Board]) -> (usize, Vec<String>) {
     let boards_buf = device.upload(&packed).expect("upload");
     let moves_buf = device.upload(&moves).expect("upload");
     let thresholds_buf = device.upload(&thresholds).expect("upload");
-    let out = device.alloc::<u32>(n).expect("alloc");
-    let local = 64;
-    device
-        .launch(
-            &kernel,
-            n.div_ceil(local) * local,
-            local,
-            &[
-                Arg::buf(&boards_buf),
-                Arg::buf(&moves_buf),
-                Arg::buf(&thresholds_buf),
-                Arg::U32(n as u32),
-                Arg::buf(&lines),
-                Arg::buf(&out),
-            ],
-        )
-        .expect("see_check runs");
-    let mut got = vec![0u32; n];
-    device.read(&out, &mut got).expect("read");
+    let got = run_per_item(
+        device,
+        &kernel,
+        n,
+        &[
+            Arg::buf(&boards_buf),
+            Arg::buf(&moves_buf),
+            Arg::buf(&thresholds_buf),
+            Arg::U32(n as u32),
+            Arg::buf(&lines),
+        ],
+    );
     let bad: Vec<String> = expected
         .iter()
         .zip(&got)

@@ -58,3 +58,23 @@ pub const SUITES: [&str; 5] = [
 
 /// The suites random playouts start from (varied material, Chess960 castling).
 pub const PLAYOUT_SUITES: [&str; 3] = ["perft-suite.epd", "perft-random.epd", "perft-chess960.epd"];
+
+/// Runs `kernel` over `n` items, one work-item each, with `inputs` as its first arguments and a
+/// buffer of `n` answers as its last (the batch check kernels: see_check, gives_check_check).
+pub fn run_per_item(
+    device: &kogge_gpu::Device,
+    kernel: &kogge_gpu::Kernel,
+    n: usize,
+    inputs: &[kogge_gpu::Arg],
+) -> Vec<u32> {
+    let out = device.alloc::<u32>(n).expect("alloc");
+    let mut args: Vec<kogge_gpu::Arg> = inputs.to_vec();
+    args.push(kogge_gpu::Arg::buf(&out));
+    let local = 64;
+    device
+        .launch(kernel, n.div_ceil(local) * local, local, &args)
+        .expect("the batch kernel runs");
+    let mut got = vec![0u32; n];
+    device.read(&out, &mut got).expect("read");
+    got
+}
