@@ -15,13 +15,6 @@
  *   one of our sliders of that line's kind behind it (even if it stays on the line).
  * - Castling, en passant and promotions are always answered 1: they are rare, and each has its
  *   own way to check (the rook, a pawn leaving a rank, the new piece). */
-/* Whether two squares share a rank or a file; a diagonal or an anti-diagonal. */
-DEVICE_FN u32 same_orthogonal(u32 a, u32 c) { return ((a ^ c) & 7u) == 0 || ((a ^ c) >> 3) == 0; }
-DEVICE_FN u32 same_diagonal(u32 a, u32 c) {
-    i32 ra = (i32)(a >> 3), fa = (i32)(a & 7u), rc = (i32)(c >> 3), fc = (i32)(c & 7u);
-    return ra - fa == rc - fc || ra + fa == rc + fc;
-}
-
 NOINLINE_FN u32 may_give_check(const Board *b, const GLOBAL u64 *t, Move m) {
     u32 from = m & 63u, to = (m >> 6) & 63u, kind = (m >> 12) & 3u;
     if (kind != MOVE_NORMAL) return 1;
@@ -30,27 +23,26 @@ NOINLINE_FN u32 may_give_check(const Board *b, const GLOBAL u64 *t, Move m) {
     u64 occ = b->colors[0] | b->colors[1];
     u32 ksq = lsb(b->pieces[KING] & color_set(b, them));
     u64 fb = bit(from), tb = bit(to);
+    /* The king's lines on the empty board: a slider is looked up only for a square on one. */
+    u64 king_hv = orthogonals_at(ksq), king_diag = diagonals_at(t, ksq);
     u32 type = piece_type_on(b, fb);
-    /* A slider is looked up only when its destination shares a line with the king (a few
-     * integer operations say so): most moves need no lookup at all. */
     if (type == PAWN) {
         if (pawn_from(t, them, ksq) & tb) return 1;
     } else if (type == KNIGHT) {
         if (knight_from(t, ksq) & tb) return 1;
     } else if (type != KING) {
-        if (type != BISHOP && same_orthogonal(to, ksq) && (rook_from(t, ksq, occ) & tb)) return 1;
-        if (type != ROOK && same_diagonal(to, ksq) && (bishop_from(t, ksq, occ) & tb)) return 1;
+        if (type != BISHOP && (king_hv & tb) && (rook_from(t, ksq, occ) & tb)) return 1;
+        if (type != ROOK && (king_diag & tb) && (bishop_from(t, ksq, occ) & tb)) return 1;
     }
     /* With the piece lifted, does a slider of ours see the king? None does now (it is our move).
      * Only a piece on one of the king's lines, with a slider of ours of that kind on it, can
      * uncover one. */
     u64 orth = (b->pieces[ROOK] | b->pieces[QUEEN]) & ours & ~fb;
     u64 diag = (b->pieces[BISHOP] | b->pieces[QUEEN]) & ours & ~fb;
-    if (same_orthogonal(from, ksq) && (orth & ((RANK_1 << (ksq & 56u)) | (0x0101010101010101UL << (ksq & 7u)))) &&
-        (rook_from(t, ksq, occ) & fb) && (rook_from(t, ksq, occ ^ fb) & orth))
+    if ((king_hv & fb) && (orth & king_hv) && (rook_from(t, ksq, occ) & fb) && (rook_from(t, ksq, occ ^ fb) & orth))
         return 1;
-    if (same_diagonal(from, ksq) && (diag & (diagonal_at(t, ksq) | antidiagonal_at(t, ksq))) &&
-        (bishop_from(t, ksq, occ) & fb) && (bishop_from(t, ksq, occ ^ fb) & diag))
+    if ((king_diag & fb) && (diag & king_diag) && (bishop_from(t, ksq, occ) & fb) &&
+        (bishop_from(t, ksq, occ ^ fb) & diag))
         return 1;
     return 0;
 }

@@ -55,6 +55,11 @@ DEVICE_FN u64 bishop_from(const GLOBAL u64 *t, u32 sq, u64 occ) {
     return line_attacks(t, sq, occ, diagonal_at(t, sq)) | line_attacks(t, sq, occ, antidiagonal_at(t, sq));
 }
 
+/* The rank and the file through `sq`; its diagonal and anti-diagonal: the lines a rook or a
+ * bishop on `sq` would move along on an empty board. */
+DEVICE_FN u64 orthogonals_at(u32 sq) { return (RANK_1 << (sq & 56u)) | (0x0101010101010101UL << (sq & 7u)); }
+DEVICE_FN u64 diagonals_at(const GLOBAL u64 *t, u32 sq) { return diagonal_at(t, sq) | antidiagonal_at(t, sq); }
+
 DEVICE_FN u64 knight_from(const GLOBAL u64 *t, u32 sq) { return t[LINE_KNIGHT + sq]; }
 DEVICE_FN u64 king_from(const GLOBAL u64 *t, u32 sq) { return t[LINE_KING + sq]; }
 /* The squares a pawn of `colour` on `sq` takes on. */

@@ -210,10 +210,8 @@ NOINLINE_FN int king_in_check(const Board *b, const GLOBAL u64 *lines) {
         return 1;
     /* A lookup per kind of line only when an enemy slider of that kind shares a line with the
      * king on the empty board (a few operations): most of the time none does. */
-    u64 lines_hv = (RANK_1 << (ksq & 56u)) | (0x0101010101010101UL << (ksq & 7u));
-    if ((orth & lines_hv) && (rook_from(lines, ksq, occ) & orth)) return 1;
-    u64 diagonals = diagonal_at(lines, ksq) | antidiagonal_at(lines, ksq);
-    return (diag & diagonals) && (bishop_from(lines, ksq, occ) & diag);
+    if ((orth & orthogonals_at(ksq)) && (rook_from(lines, ksq, occ) & orth)) return 1;
+    return (diag & diagonals_at(lines, ksq)) && (bishop_from(lines, ksq, occ) & diag);
 }
 
 DEVICE_FN int has_non_pawn_material(const Board *b) {
@@ -271,7 +269,7 @@ HEAVY_FN void prepare_lines(const Board *b, const GLOBAL u64 *t, Masks *m) {
     m->pin_hv = 0;
     m->pin_diag = 0;
     /* Only when an enemy slider of the kind shares a line with the king on the empty board. */
-    if (((RANK_1 << (ksq & 56u)) | (0x0101010101010101UL << (ksq & 7u))) & orth) {
+    if (orthogonals_at(ksq) & orth) {
         u64 occ_x = m->occ ^ (rk & m->us);
         u64 xr = rook_from(t, ksq, occ_x);
         for (u64 p = xr & ~rk & orth; p; p &= p - 1) {
@@ -279,7 +277,7 @@ HEAVY_FN void prepare_lines(const Board *b, const GLOBAL u64 *t, Masks *m) {
             m->pin_hv |= (xr & rook_from(t, sq, occ_x)) | bit(sq);
         }
     }
-    if ((diagonal_at(t, ksq) | antidiagonal_at(t, ksq)) & diag) {
+    if (diagonals_at(t, ksq) & diag) {
         u64 occ_x = m->occ ^ (bk & m->us);
         u64 xb = bishop_from(t, ksq, occ_x);
         for (u64 p = xb & ~bk & diag; p; p &= p - 1) {
