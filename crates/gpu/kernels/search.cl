@@ -245,6 +245,14 @@ DEVICE_FN i32 order_value(u32 type) {
     }
 }
 
+/* Whether move m gives check: made only when gives_check.h cannot rule it out. */
+DEVICE_FN u32 move_gives_check(const Board *b, const GLOBAL u64 *lines, Move m) {
+    if (!may_give_check(b, lines, m)) return 0;
+    Board child = *b;
+    make_move(&child, m);
+    return (u32)king_in_check(&child, lines);
+}
+
 /* prepare() with the checkers and pins found by lookups from the king instead of fills along
  * eight directions (the same Masks): a slider checks if the king, as that slider, sees it; the
  * squares between two squares of one line are where their attack sets along it meet; a pinner
@@ -325,6 +333,32 @@ DEVICE_FN u32 is_quiet(const Board *b, Move m) {
     u32 to = (m >> 6) & 63u, kind = (m >> 12) & 3u;
     if (kind == MOVE_PROMOTION || kind == MOVE_EN_PASSANT) return 0;
     return kind == MOVE_CASTLING || !(b->colors[b->side ^ 1u] & bit(to));
+}
+
+/* Step 11's test for move m (`quiet`: is_quiet) of node f at `ply`: whether it is pruned, unless
+ * it gives check. Shallow-depth pruning follows the CPU search's conditions: not at the root, once
+ * a move has saved the node from a mate, with a piece besides pawns; quiescence prunes by delta
+ * and drops captures that lose material by exchange. The answer reads what changes only when a
+ * move is searched (alpha, the best value, the quiet moves counted), so it holds for every move
+ * from f.next on until the next one is searched: the lanes test those together (NEED_SCAN). */
+DEVICE_FN u32 is_prunable(const Board *b, const GLOBAL u64 *lines, const Frame *f, u32 ply, Move m, u32 quiet) {
+    u32 kind = (m >> 12) & 3u;
+    if (f->flags & FLAG_QS) {
+        if ((f->flags & FLAG_IN_CHECK) || kind == MOVE_PROMOTION) return 0;
+        u32 victim = kind == MOVE_EN_PASSANT ? PAWN : piece_type_on(b, bit((m >> 6) & 63u));
+        return f->static_eval + order_value(victim) + DELTA_MARGIN <= f->alpha || !see_ge(b, lines, m, 0);
+    }
+    if (ply == 0 || f->best <= -MATE_BOUND || !has_non_pawn_material(b)) return 0;
+    if (quiet) {
+        i32 late = (LMP_BASE + f->depth * f->depth) / ((f->flags & FLAG_IMPROVING) ? 1 : 2);
+        if (f->depth <= LMP_MAX_DEPTH && (i32)f->quiets >= late) return 1;
+        if (f->static_eval != -INF && f->depth <= FUTILITY_MAX_DEPTH &&
+            f->static_eval + FUTILITY_BASE + FUTILITY_PER_PLY * f->depth <= f->alpha)
+            return 1;
+    }
+    /* Moves that lose material by exchange, quiet or capture (a winning capture passes anyway). */
+    return f->depth <= SEE_PRUNE_MAX_DEPTH &&
+           !see_ge(b, lines, m, (quiet ? SEE_QUIET_MARGIN : SEE_CAPTURE_MARGIN) * f->depth);
 }
 
 /* ---- History --------------------------------------------------------------------------------
@@ -582,6 +616,7 @@ DEVICE_FN int is_repetition(LOCAL_PTR WorkerStack *s, u32 ply, u64 key, u32 half
 #define NEED_SYNC 1u     /* write the shared stack, probe the table, read the flags */
 #define NEED_EVAL 2u
 #define NEED_GEN 3u
+#define NEED_SCAN 4u     /* step 11 for the moves ahead, one per lane: the next one to search */
 
 DEVICE_FN Frame child_frame(i32 alpha, i32 beta, i32 depth, u32 flags, u32 halfmove) {
     Frame c;
@@ -655,7 +690,7 @@ KERNEL void search_slice(const GLOBAL SearchParams *params, GLOBAL u32 *saved, G
         /* Killers from an earlier iteration are as good a guess as any, but shared memory starts
          * with whatever the last work-group left: start from none, so a search is repeatable. */
         for (u32 i = lane; i < 2 * GPU_MAX_PLY; i += WORKER_LANES) s.killers[i] = 0;
-        if (lane == 0) lane_counts[0] = 0;
+        if (lane == 0) lane_counts[0] = lane_counts[1] = 0;
         BARRIER();
         ply = 0;
         unpack_value(params->root, &cur);
@@ -663,7 +698,7 @@ KERNEL void search_slice(const GLOBAL SearchParams *params, GLOBAL u32 *saved, G
         f = child_frame(params->alpha, params->beta, root_depth, FLAG_PV, params->root_halfmove);
     } else {
         for (u32 i = lane; i < stack_words; i += WORKER_LANES) words_local[i] = words_saved[i];
-        if (lane == 0) lane_counts[0] = 0;
+        if (lane == 0) lane_counts[0] = lane_counts[1] = 0;
         BARRIER();
         ply = s.ply;
         f = s.current;
@@ -686,6 +721,9 @@ KERNEL void search_slice(const GLOBAL SearchParams *params, GLOBAL u32 *saved, G
     /* ABDADA: the node being entered may be put off if another worker is on it (a younger
      * brother, in the first pass over its parent's moves); the child returned put off. */
     u32 deferrable = 0, deferred_ret = 0;
+    /* NEED_SCAN: what lane_counts[1] read after the last round; the move at f.next was kept by
+     * the scan (step 11 need not test it again). */
+    u32 scan_word = 0, scan_kept = 0;
 
     for (;;) {
         /* ---- The cooperative part of the step ---- */
@@ -721,6 +759,31 @@ KERNEL void search_slice(const GLOBAL SearchParams *params, GLOBAL u32 *saved, G
             u32 rnd = randomize_seed ? randomize_seed ^ (u32)key : 0u;
             f.n_moves = gen_sorted(&cur, lines, lane, qs, &hints, history, rnd, gen_keys, lane_counts,
                                    my_lists + ply * MAX_MOVES);
+        } else if (need == NEED_SCAN) {
+            /* A move was just dropped (pruned, no check): lane i tests the move f.next + i, and
+             * f.next moves on to the first one kept, 32 moves a round. A lane adds its bit to
+             * scan_word; the word's growth over the round is the mask of the lanes that keep
+             * their move (no lane clears it, so two barriers a round suffice). */
+            for (;;) {
+                u32 j = f.next + lane, keep = 0;
+                if (j < f.n_moves) {
+                    Move mj = (Move)(my_lists[ply * MAX_MOVES + j] & 0xffffu);
+                    keep = !is_prunable(&cur, lines, &f, ply, mj, is_quiet(&cur, mj)) ||
+                           move_gives_check(&cur, lines, mj);
+                }
+                if (keep) ATOMIC_ADD_U32(&lane_counts[1], 1u << lane);
+                BARRIER();
+                u32 word = lane_counts[1], kept = word - scan_word;
+                BARRIER();
+                scan_word = word;
+                if (kept) {
+                    f.next += CTZ32(kept);
+                    scan_kept = 1;
+                    break;
+                }
+                f.next = f.next + WORKER_LANES < f.n_moves ? f.next + WORKER_LANES : f.n_moves;
+                if (f.next == f.n_moves) break;
+            }
         }
         need = NEED_NONE;
 
@@ -950,46 +1013,35 @@ KERNEL void search_slice(const GLOBAL SearchParams *params, GLOBAL u32 *saved, G
                 continue;
             }
             u32 entry = (f.flags & FLAG_TT_FIRST) ? f.tt_move : my_lists[ply * MAX_MOVES + index];
+            u32 scan = !second_pass && !(f.flags & FLAG_TT_FIRST);
             if (!second_pass) f.next++;
             Move m = (Move)(entry & 0xffffu);
-            u32 to = (m >> 6) & 63u, kind = (m >> 12) & 3u;
             u32 quiet = is_quiet(&cur, m);
 
-            /* Step 11. Shallow-depth pruning, under the CPU search's conditions: not at the root,
-             * once a move has saved the node from a mate, with a piece besides pawns. Moves that
-             * give check are never pruned: quiet checks are how mates at the horizon are found,
-             * and a sacrifice with check is how a mate begins (WAC's 5rk1/n1p1R1bp/... mate in 3
-             * was lost to SEE pruning with checks included; the CPU search prunes those). */
-            u32 improving = (f.flags & FLAG_IMPROVING) != 0;
-            u32 prunable = 0;
-            if (!qs && ply > 0 && f.best > -MATE_BOUND && has_non_pawn_material(&cur)) {
-                if (quiet) {
-                    i32 late = (LMP_BASE + f.depth * f.depth) / (improving ? 1 : 2);
-                    prunable = (f.depth <= LMP_MAX_DEPTH && (i32)f.quiets >= late) ||
-                               (f.static_eval != -INF && f.depth <= FUTILITY_MAX_DEPTH &&
-                                f.static_eval + FUTILITY_BASE + FUTILITY_PER_PLY * f.depth <= f.alpha);
-                }
-                /* Moves that lose material by exchange, quiet or capture (a winning capture passes
-                 * anyway). */
-                if (!prunable && f.depth <= SEE_PRUNE_MAX_DEPTH &&
-                    !see_ge(&cur, lines, m, (quiet ? SEE_QUIET_MARGIN : SEE_CAPTURE_MARGIN) * f.depth))
-                    prunable = 1;
-            }
-            /* Quiescence: delta pruning, and no captures that lose material by exchange. */
-            if (qs && !in_check && kind != MOVE_PROMOTION) {
-                u32 victim = kind == MOVE_EN_PASSANT ? PAWN : piece_type_on(&cur, bit(to));
-                prunable = f.static_eval + order_value(victim) + DELTA_MARGIN <= f.alpha || !see_ge(&cur, lines, m, 0);
-            }
+            /* Step 11. Shallow-depth pruning. Moves that give check are never pruned: quiet
+             * checks are how mates at the horizon are found, and a sacrifice with check is how a
+             * mate begins (WAC's 5rk1/n1p1R1bp/... mate in 3 was lost to SEE pruning with checks
+             * included; the CPU search prunes those). A move the scan kept needs no test. */
+            u32 prunable = scan_kept ? 0u : is_prunable(&cur, lines, &f, ply, m, quiet);
+            scan_kept = 0;
             /* A move to prune unless it gives check: most surely give none (gives_check.h), and
-             * are dropped without being made. */
-            if (prunable && !may_give_check(&cur, lines, m)) continue;
+             * are dropped without being made. Where one is dropped, more usually follow (late
+             * quiet moves, once late-move pruning starts): the lanes look for the next move to
+             * search together. */
+            if (prunable && !may_give_check(&cur, lines, m)) {
+                if (scan) need = NEED_SCAN;
+                continue;
+            }
 
             /* Step 10. Make the move. */
             Board child = cur;
             make_move(&child, m);
             u32 gives_check = (u32)king_in_check(&child, lines);
             u32 child_check = gives_check ? FLAG_IN_CHECK : 0u;
-            if (prunable && !gives_check) continue;
+            if (prunable && !gives_check) {
+                if (scan) need = NEED_SCAN;
+                continue;
+            }
             u64 child_key = key_after(&cur, &child, key, m);
             u32 child_halfmove = halfmove_after(&cur, m, f.halfmove);
             f.legal++;
@@ -1005,7 +1057,7 @@ KERNEL void search_slice(const GLOBAL SearchParams *params, GLOBAL u32 *saved, G
                 /* Step 12. Extensions (checks, within reason) and late-move reductions, as the
                  * CPU search's: more where the position is not improving and at expected cut
                  * nodes, less for checks, killers and moves with a good history. */
-                u32 cut_node = (f.flags & FLAG_CUT) != 0;
+                u32 cut_node = (f.flags & FLAG_CUT) != 0, improving = (f.flags & FLAG_IMPROVING) != 0;
                 i32 new_depth = f.depth - 1 + ((gives_check && (i32)ply < 2 * root_depth) ? 1 : 0);
                 u32 reduce = f.depth >= LMR_MIN_DEPTH && f.legal >= LMR_MIN_MOVE + pv_node && quiet;
                 i32 r = 0;
