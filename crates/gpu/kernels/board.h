@@ -230,11 +230,15 @@ HEAVY_FN u64 attacked_squares(const Board *b, u32 by, u64 occ) {
     return a;
 }
 
+/* The type of the piece on sq_bit (PAWN for an empty square), a bit of it at a time: bit 0 is set
+ * for knights, rooks and kings (1, 3, 5), bit 1 for bishops and rooks (2, 3), bit 2 for queens
+ * and kings (4, 5). Three independent tests where a loop over the types took five dependent
+ * ones (Nsight Compute had the loop at 4% of the search's instructions). */
 DEVICE_FN u32 piece_type_on(const Board *b, u64 sq_bit) {
-    u32 t = 0;
-    for (u32 i = 1; i < 6; i++)
-        if (b->pieces[i] & sq_bit) t = i;
-    return t;
+    u64 b0 = b->pieces[KNIGHT] | b->pieces[ROOK] | b->pieces[KING];
+    u64 b1 = b->pieces[BISHOP] | b->pieces[ROOK];
+    u64 b2 = b->pieces[QUEEN] | b->pieces[KING];
+    return (u32)((b0 & sq_bit) != 0) | ((u32)((b1 & sq_bit) != 0) << 1) | ((u32)((b2 & sq_bit) != 0) << 2);
 }
 
 /* Squares strictly between two squares of one rank. */
@@ -271,7 +275,9 @@ DEVICE_FN void clear_castling_on(Board *b, u32 sq) {
     }
 }
 
-HEAVY_FN void make_move(Board *b, Move m) {
+/* make_move() for a caller that knows the moving piece's type (`moving`: piece_type_on of the
+ * from-square; not read for a castling). */
+HEAVY_FN void make_move_of(Board *b, Move m, u32 moving) {
     u32 from = m & 63u, to = (m >> 6) & 63u, kind = (m >> 12) & 3u;
     u32 us = b->side, them = us ^ 1u;
     u64 fb = bit(from), tb = bit(to);
@@ -286,7 +292,6 @@ HEAVY_FN void make_move(Board *b, Move m) {
         toggle_color(b, us, fb ^ tb ^ bit(kdst) ^ bit(rdst));
         clear_castling_of(b, us);
     } else {
-        u32 moving = piece_type_on(b, fb);
         if (kind == MOVE_EN_PASSANT) {
             u64 cap = bit(to ^ 8u);
             b->pieces[PAWN] ^= cap;
@@ -320,3 +325,5 @@ HEAVY_FN void make_move(Board *b, Move m) {
     }
     b->side = them;
 }
+
+HEAVY_FN void make_move(Board *b, Move m) { make_move_of(b, m, piece_type_on(b, bit(m & 63u))); }

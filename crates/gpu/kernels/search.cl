@@ -172,8 +172,9 @@ DEVICE_FN u64 castling_key_change(const Board *before, const Board *after) {
 }
 
 /* The key of `after` = `before` with move m played, from before's key: the pieces that moved,
- * the castling rights and en-passant square that changed, the side. As Board::play does. */
-NOINLINE_FN u64 key_after(const Board *before, const Board *after, u64 key, Move m) {
+ * the castling rights and en-passant square that changed, the side. As Board::play does.
+ * `moving`: the type of the piece on m's from-square. */
+NOINLINE_FN u64 key_after(const Board *before, const Board *after, u64 key, Move m, u32 moving) {
     u32 from = m & 63u, to = (m >> 6) & 63u, kind = (m >> 12) & 3u;
     u32 us = before->side, them = us ^ 1u;
     if (before->ep != NO_SQUARE) key ^= ZOBRIST_EP[before->ep & 7u];
@@ -187,7 +188,6 @@ NOINLINE_FN u64 key_after(const Board *before, const Board *after, u64 key, Move
         key ^= piece_key(us, ROOK, to) ^ piece_key(us, ROOK, base + (king_side ? 5u : 3u));
         return key;
     }
-    u32 moving = piece_type_on(before, bit(from));
     if (kind == MOVE_EN_PASSANT) {
         key ^= piece_key(them, PAWN, to ^ 8u);
     } else if (before->colors[them] & bit(to)) {
@@ -1034,15 +1034,16 @@ KERNEL void search_slice(const GLOBAL SearchParams *params, GLOBAL u32 *saved, G
             }
 
             /* Step 10. Make the move. */
+            u32 moving = piece_type_on(&cur, bit(m & 63u));
             Board child = cur;
-            make_move(&child, m);
+            make_move_of(&child, m, moving);
             u32 gives_check = (u32)king_in_check(&child, lines);
             u32 child_check = gives_check ? FLAG_IN_CHECK : 0u;
             if (prunable && !gives_check) {
                 if (scan) need = NEED_SCAN;
                 continue;
             }
-            u64 child_key = key_after(&cur, &child, key, m);
+            u64 child_key = key_after(&cur, &child, key, m, moving);
             u32 child_halfmove = halfmove_after(&cur, m, f.halfmove);
             f.legal++;
             if (quiet) f.quiets++;
@@ -1150,11 +1151,12 @@ KERNEL void search_slice(const GLOBAL SearchParams *params, GLOBAL u32 *saved, G
                 c = child_frame(-f.beta, -f.alpha, f.child_depth, FLAG_PV, 0);
             }
             if (research) {
+                u32 moving = piece_type_on(&cur, bit(m & 63u));
                 Board child = cur;
-                make_move(&child, m);
+                make_move_of(&child, m, moving);
                 if (king_in_check(&child, lines)) c.flags |= FLAG_IN_CHECK;
                 c.halfmove = halfmove_after(&cur, m, f.halfmove);
-                key = key_after(&cur, &child, key, m);
+                key = key_after(&cur, &child, key, m, moving);
                 cur = child;
                 parent = f;
                 f = c;
