@@ -119,6 +119,7 @@ typedef struct {
     u16 pv[GPU_MAX_PLY];
     u32 partial_move; /* this iteration's best root move so far (one that raised alpha), or 0 */
     i32 partial_score;
+    u64 tt_cutoffs;   /* nodes of this iteration that ended on the table's bound at entry */
 } WorkerResult;
 
 #define STATUS_RUNNING 0u /* suspended at the end of a slice, resumes at the next launch */
@@ -138,6 +139,7 @@ typedef struct {
     u32 ply;
     u32 seldepth;
     u64 nodes;
+    u64 tt_cutoffs;
 } WorkerStack;
 
 /* Each worker's saved stack starts on a 256-byte boundary. PoCL 3.1 needs it: with the stacks
@@ -685,6 +687,7 @@ KERNEL void search_slice(const GLOBAL SearchParams *params, GLOBAL u32 *saved, G
             s.ply = 0;
             s.seldepth = 0;
             s.nodes = 0;
+            s.tt_cutoffs = 0;
             result->partial_move = 0;
         }
         /* Killers from an earlier iteration are as good a guess as any, but shared memory starts
@@ -862,6 +865,9 @@ KERNEL void search_slice(const GLOBAL SearchParams *params, GLOBAL u32 *saved, G
                 if (!pv_node && ply > 0 && tt_depth_of(d) >= need_depth &&
                     ((bound == BOUND_EXACT) || (bound == BOUND_LOWER && ts >= f.beta) ||
                      (bound == BOUND_UPPER && ts <= f.alpha))) {
+                    /* Counted in shared memory: in a register live through the whole loop the
+                     * count cost one worker 2% of its speed on the H100, here 0.4%. */
+                    if (lane == 0) s.tt_cutoffs++;
                     ret = ts;
                     state = STATE_RETURN;
                     continue;
@@ -1242,6 +1248,7 @@ KERNEL void search_slice(const GLOBAL SearchParams *params, GLOBAL u32 *saved, G
             result->pv_len = f.pv_len;
             for (u32 i = 0; i < f.pv_len; i++) result->pv[i] = pv[i];
             result->nodes = nodes;
+            result->tt_cutoffs = s.tt_cutoffs;
             result->status = STATUS_DONE;
             if (worker == 0 || params->any_finisher) ATOMIC_ADD_U32(&control[CONTROL_DONE], 1u);
         }
@@ -1250,6 +1257,7 @@ KERNEL void search_slice(const GLOBAL SearchParams *params, GLOBAL u32 *saved, G
     if (idle) {
         if (lane == 0) {
             result->nodes = nodes;
+            result->tt_cutoffs = s.tt_cutoffs;
             result->status = STATUS_IDLE;
         }
         return;
@@ -1262,6 +1270,7 @@ KERNEL void search_slice(const GLOBAL SearchParams *params, GLOBAL u32 *saved, G
         s.seldepth = seldepth;
         s.nodes = nodes;
         result->nodes = nodes;
+        result->tt_cutoffs = s.tt_cutoffs;
         result->status = STATUS_RUNNING;
     }
     BARRIER();

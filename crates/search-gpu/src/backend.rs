@@ -176,6 +176,7 @@ pub fn iterative_deepening(
                                 best: mv,
                                 pv: vec![mv],
                                 nodes: total_nodes,
+                                tt_cutoffs: 0,
                                 worker: 0,
                             };
                             report(sink, &it, Bound::Exact, total_nodes, start, 0);

@@ -71,6 +71,8 @@ pub struct Iteration {
     pub pv: Vec<Move>,
     /// Nodes of every worker in this iteration.
     pub nodes: u64,
+    /// Of those, the nodes that ended on the table's bound as soon as they were entered.
+    pub tt_cutoffs: u64,
     /// The worker whose result this is.
     pub worker: usize,
 }
@@ -114,6 +116,8 @@ pub struct GpuSearch {
     /// Workers launched: at most `options.workers`, the number allocated.
     active_workers: usize,
     host_results: Vec<WorkerResult>,
+    /// `KOGGE_SEARCH_TRACE` set: every finished iteration is described on stderr.
+    trace: bool,
 }
 
 fn bad(what: String) -> GpuError {
@@ -173,6 +177,7 @@ impl GpuSearch {
             fixed_slice: None,
             active_workers: w,
             host_results: vec![WorkerResult::default(); w],
+            trace: std::env::var_os("KOGGE_SEARCH_TRACE").is_some(),
             _module: module,
             search,
             options,
@@ -260,7 +265,10 @@ impl GpuSearch {
                 .write(&mut self.busy, &vec![0u64; BUSY_ENTRIES])?;
         }
         let global = self.active_workers * WORKER_LANES;
+        let iteration_started = Instant::now();
+        let mut launches = 0u32;
         loop {
+            launches += 1;
             params.slice_nodes = self.slice_nodes;
             self.device.write(&mut self.params, &[params])?;
             let started = Instant::now();
@@ -287,6 +295,9 @@ impl GpuSearch {
             params.start = 0;
             let nodes: u64 = self.host_results.iter().map(|r| r.nodes).sum();
             if let Some(done) = self.finished(root, nodes) {
+                if self.trace {
+                    self.trace_iteration(&params, &done, iteration_started.elapsed(), launches);
+                }
                 return Ok(Outcome::Done(done));
             }
             if !self.host_results.iter().any(|r| r.status == STATUS_RUNNING) {
@@ -305,6 +316,34 @@ impl GpuSearch {
                 return Ok(Outcome::Stopped { nodes, partial });
             }
         }
+    }
+
+    /// One line on stderr for a finished iteration: its time and launches, and the nodes of the
+    /// worker that finished it (the iteration's critical path: the time to depth is about its
+    /// node count times the time a node takes), with those that ended on the table's bound.
+    fn trace_iteration(
+        &self,
+        params: &SearchParams,
+        done: &Iteration,
+        took: Duration,
+        launches: u32,
+    ) {
+        let finisher = &self.host_results[done.worker];
+        eprintln!(
+            "iteration depth {} window {}..{}: {:.3} ms, launches {}; finisher worker {}: {} nodes, \
+             {} table cutoffs; all {} workers: {} nodes, {} table cutoffs",
+            params.depth,
+            params.alpha,
+            params.beta,
+            took.as_secs_f64() * 1e3,
+            launches,
+            done.worker,
+            finisher.nodes,
+            finisher.tt_cutoffs,
+            self.active_workers,
+            done.nodes,
+            done.tt_cutoffs
+        );
     }
 
     /// Fixes the node budget of every slice (at least 1), or with `None` lets it follow the
@@ -353,6 +392,7 @@ impl GpuSearch {
             best,
             pv,
             nodes,
+            tt_cutoffs: self.host_results.iter().map(|r| r.tt_cutoffs).sum(),
             worker,
         })
     }

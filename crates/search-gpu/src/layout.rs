@@ -110,13 +110,16 @@ pub struct WorkerResult {
     /// This iteration's best root move so far (one that raised alpha), or 0.
     pub partial_move: u32,
     pub partial_score: i32,
+    /// Nodes of this iteration that ended on the table's bound as soon as they were entered.
+    pub tt_cutoffs: u64,
 }
 
-// SAFETY: repr(C), integers only: 4 × 4 + 8 + 2 × 4 + 64 × 2 + 2 × 4 = 168 bytes, no padding
-// (the u64 sits at offset 16); every bit pattern is valid.
+// SAFETY: repr(C), integers only: 4 × 4 + 8 + 2 × 4 + 64 × 2 + 2 × 4 + 8 = 176 bytes, no
+// padding (the u64s sit at offsets 16 and 168); every bit pattern is valid.
 unsafe impl Pod for WorkerResult {}
-const _: () = assert!(std::mem::size_of::<WorkerResult>() == 168);
+const _: () = assert!(std::mem::size_of::<WorkerResult>() == 176);
 const _: () = assert!(std::mem::offset_of!(WorkerResult, nodes) == 16);
+const _: () = assert!(std::mem::offset_of!(WorkerResult, tt_cutoffs) == 168);
 
 impl Default for WorkerResult {
     fn default() -> Self {
@@ -131,6 +134,7 @@ impl Default for WorkerResult {
             pv: [0; GPU_MAX_PLY],
             partial_move: 0,
             partial_score: 0,
+            tt_cutoffs: 0,
         }
     }
 }
