@@ -59,6 +59,7 @@ typedef struct {
 #define FLAG_CUT 64u      /* an expected cut node (the CPU search's `cut_node`) */
 #define FLAG_IMPROVING 128u /* the static evaluation is above the one two plies up */
 #define FLAG_FIFTY 256u   /* in check with the fifty moves run out: mate or a draw */
+#define FLAG_ETC 512u     /* the children's table entries have been looked at (ETC) */
 
 #define STEP_FULL 0u      /* the first move, full window */
 #define STEP_REDUCED 1u   /* null window, reduced depth */
@@ -120,6 +121,7 @@ typedef struct {
     u32 partial_move; /* this iteration's best root move so far (one that raised alpha), or 0 */
     i32 partial_score;
     u64 tt_cutoffs;   /* nodes of this iteration that ended on the table's bound at entry */
+    u64 etc_cutoffs;  /* nodes of this iteration cut by a child's bound (ETC) */
 } WorkerResult;
 
 #define STATUS_RUNNING 0u /* suspended at the end of a slice, resumes at the next launch */
@@ -140,6 +142,7 @@ typedef struct {
     u32 seldepth;
     u64 nodes;
     u64 tt_cutoffs;
+    u64 etc_cutoffs;
 } WorkerStack;
 
 /* Each worker's saved stack starts on a 256-byte boundary. PoCL 3.1 needs it: with the stacks
@@ -155,6 +158,21 @@ typedef struct {
     u32 done;
     u32 busy;         /* ABDADA: another worker is searching this node */
 } Broadcast;
+
+/* ---- Enhanced transposition cutoff ---------------------------------------------------------------
+ * Before a node outside the PV searches its list, the lanes make its first WORKER_LANES moves and
+ * probe their children's table entries together: a child bounded at or below -beta by an entry
+ * deep enough cuts the node at once, before any move is searched. One round costs about what one
+ * node does; on a CPU, where each probe is a cache miss of its own, engines do this only near the
+ * root. */
+#ifndef ETC_MIN_DEPTH
+#define ETC_MIN_DEPTH 1
+#endif
+
+typedef struct {
+    u32 word;                /* grows by 1 << lane for each lane whose child cuts the node */
+    i32 value[WORKER_LANES]; /* that child's bound, as the node's value */
+} EtcRound;
 
 /* ---- Keys ------------------------------------------------------------------------------------ */
 DEVICE_FN u64 piece_key(u32 color, u32 type, u32 sq) { return ZOBRIST_PIECES[(color * 6u + type) * 64u + sq]; }
@@ -605,6 +623,22 @@ DEVICE_FN int is_repetition(LOCAL_PTR WorkerStack *s, u32 ply, u64 key, u32 half
     return 0;
 }
 
+/* ETC's test for the child of node f's move m (the child: key `ckey`, table entry d): whether its
+ * bound cuts f, and the value it gives f. The entry must be as deep as the child's search at
+ * depth f.depth - 1 (the reductions, extensions and pruning ahead are not known yet), hold a
+ * bound from above (exact or upper), not a mate score, and the child be no draw by repetition or
+ * by the fifty-move rule (its entry would not say). */
+DEVICE_FN u32 child_entry_cuts(const Board *b, const Frame *f, u32 ply, Move m, u64 ckey, u64 d,
+                               LOCAL_PTR WorkerStack *s, const GLOBAL u64 *game_keys, u32 history_len, i32 *value) {
+    if (d == 0 || tt_bound_of(d) == BOUND_LOWER || tt_depth_of(d) < f->depth - 1) return 0;
+    i32 ts = score_from_tt(tt_score_of(d), ply + 1);
+    if (-ts < f->beta || ts <= -MATE_BOUND || ts >= MATE_BOUND) return 0;
+    u32 hm = halfmove_after(b, m, f->halfmove);
+    if (hm >= 100 || is_repetition(s, ply + 1, ckey, hm, game_keys, history_len)) return 0;
+    *value = -ts;
+    return 1;
+}
+
 /* ---- The search --------------------------------------------------------------------------------
  * States of the machine. */
 #define STATE_ENTER 0u   /* a new node: frame, board and key set, the table probed */
@@ -619,6 +653,7 @@ DEVICE_FN int is_repetition(LOCAL_PTR WorkerStack *s, u32 ply, u64 key, u32 half
 #define NEED_EVAL 2u
 #define NEED_GEN 3u
 #define NEED_SCAN 4u     /* step 11 for the moves ahead, one per lane: the next one to search */
+#define NEED_ETC 5u      /* the children's table entries, one per lane: does one cut the node? */
 
 DEVICE_FN Frame child_frame(i32 alpha, i32 beta, i32 depth, u32 flags, u32 halfmove) {
     Frame c;
@@ -655,6 +690,7 @@ KERNEL void search_slice(const GLOBAL SearchParams *params, GLOBAL u32 *saved, G
     LOCAL u32 lane_counts[WORKER_LANES];
     LOCAL i32 eval_scratch[EVAL_SCRATCH_INTS];
     LOCAL Broadcast bc;
+    LOCAL EtcRound etc;
 
     const u32 lane = LOCAL_ID();
     const u32 worker = GROUP_ID();
@@ -688,12 +724,13 @@ KERNEL void search_slice(const GLOBAL SearchParams *params, GLOBAL u32 *saved, G
             s.seldepth = 0;
             s.nodes = 0;
             s.tt_cutoffs = 0;
+            s.etc_cutoffs = 0;
             result->partial_move = 0;
         }
         /* Killers from an earlier iteration are as good a guess as any, but shared memory starts
          * with whatever the last work-group left: start from none, so a search is repeatable. */
         for (u32 i = lane; i < 2 * GPU_MAX_PLY; i += WORKER_LANES) s.killers[i] = 0;
-        if (lane == 0) lane_counts[0] = lane_counts[1] = 0;
+        if (lane == 0) lane_counts[0] = lane_counts[1] = etc.word = 0;
         BARRIER();
         ply = 0;
         unpack_value(params->root, &cur);
@@ -701,7 +738,7 @@ KERNEL void search_slice(const GLOBAL SearchParams *params, GLOBAL u32 *saved, G
         f = child_frame(params->alpha, params->beta, root_depth, FLAG_PV, params->root_halfmove);
     } else {
         for (u32 i = lane; i < stack_words; i += WORKER_LANES) words_local[i] = words_saved[i];
-        if (lane == 0) lane_counts[0] = lane_counts[1] = 0;
+        if (lane == 0) lane_counts[0] = lane_counts[1] = etc.word = 0;
         BARRIER();
         ply = s.ply;
         f = s.current;
@@ -727,6 +764,9 @@ KERNEL void search_slice(const GLOBAL SearchParams *params, GLOBAL u32 *saved, G
     /* NEED_SCAN: what lane_counts[1] read after the last round; the move at f.next was kept by
      * the scan (step 11 need not test it again). */
     u32 scan_word = 0, scan_kept = 0;
+    /* NEED_ETC: etc.word as last read; the lanes whose child cuts the node, from list index
+     * etc_first on. */
+    u32 etc_seen = 0, etc_cuts = 0, etc_first = 0;
 
     for (;;) {
         /* ---- The cooperative part of the step ---- */
@@ -762,6 +802,31 @@ KERNEL void search_slice(const GLOBAL SearchParams *params, GLOBAL u32 *saved, G
             u32 rnd = randomize_seed ? randomize_seed ^ (u32)key : 0u;
             f.n_moves = gen_sorted(&cur, lines, lane, qs, &hints, history, rnd, gen_keys, lane_counts,
                                    my_lists + ply * MAX_MOVES);
+        } else if (need == NEED_ETC) {
+            u32 j = f.next + lane, cuts = 0;
+            i32 value = 0;
+            if (j < f.n_moves) {
+                Move mj = (Move)(my_lists[ply * MAX_MOVES + j] & 0xffffu);
+                u32 moving = piece_type_on(&cur, bit(mj & 63u));
+                Board child = cur;
+                make_move_of(&child, mj, moving);
+                u64 ck = key_after(&cur, &child, key, mj, moving), d = 0;
+                tt_probe(tt, log2, ck, &d);
+                cuts = child_entry_cuts(&cur, &f, ply, mj, ck, d, &s, game_keys, params->history_len, &value);
+            }
+            /* Written after a barrier (the lanes may still be reading the last round's: PoCL runs
+             * them one after another), read after the next; the next round adds only after its
+             * first barrier, when every lane has read this one's word. */
+            BARRIER();
+            if (cuts) {
+                etc.value[lane] = value;
+                ATOMIC_ADD_U32(&etc.word, 1u << lane);
+            }
+            BARRIER();
+            u32 word = etc.word;
+            etc_cuts = word - etc_seen;
+            etc_seen = word;
+            etc_first = f.next;
         } else if (need == NEED_SCAN) {
             /* A move was just dropped (pruned, no check): lane i tests the move f.next + i, and
              * f.next moves on to the first one kept, 32 moves a round. A lane adds its bit to
@@ -1020,6 +1085,25 @@ KERNEL void search_slice(const GLOBAL SearchParams *params, GLOBAL u32 *saved, G
             }
             u32 entry = (f.flags & FLAG_TT_FIRST) ? f.tt_move : my_lists[ply * MAX_MOVES + index];
             u32 scan = !second_pass && !(f.flags & FLAG_TT_FIRST);
+            if (scan && !(f.flags & (FLAG_ETC | FLAG_PV | FLAG_QS)) && f.depth >= ETC_MIN_DEPTH &&
+                ply + 2 < GPU_MAX_PLY) {
+                /* The list's first move, outside the PV: the children's entries first. */
+                f.flags |= FLAG_ETC;
+                need = NEED_ETC;
+                continue;
+            }
+            if (etc_cuts) {
+                /* A child's bound cuts the node: its move is the best, the bound the value. */
+                u32 k = CTZ32(etc_cuts);
+                etc_cuts = 0;
+                ret = etc.value[k];
+                if (lane == 0) s.etc_cutoffs++;
+                if (lane == 0)
+                    tt_store(tt, log2, key, my_lists[ply * MAX_MOVES + etc_first + k] & 0xffffu,
+                             score_to_tt(ret, ply), f.static_eval, f.depth, BOUND_LOWER, generation);
+                state = STATE_RETURN;
+                continue;
+            }
             if (!second_pass) f.next++;
             Move m = (Move)(entry & 0xffffu);
             u32 quiet = is_quiet(&cur, m);
@@ -1249,6 +1333,7 @@ KERNEL void search_slice(const GLOBAL SearchParams *params, GLOBAL u32 *saved, G
             for (u32 i = 0; i < f.pv_len; i++) result->pv[i] = pv[i];
             result->nodes = nodes;
             result->tt_cutoffs = s.tt_cutoffs;
+            result->etc_cutoffs = s.etc_cutoffs;
             result->status = STATUS_DONE;
             if (worker == 0 || params->any_finisher) ATOMIC_ADD_U32(&control[CONTROL_DONE], 1u);
         }
@@ -1258,6 +1343,7 @@ KERNEL void search_slice(const GLOBAL SearchParams *params, GLOBAL u32 *saved, G
         if (lane == 0) {
             result->nodes = nodes;
             result->tt_cutoffs = s.tt_cutoffs;
+            result->etc_cutoffs = s.etc_cutoffs;
             result->status = STATUS_IDLE;
         }
         return;
@@ -1271,6 +1357,7 @@ KERNEL void search_slice(const GLOBAL SearchParams *params, GLOBAL u32 *saved, G
         s.nodes = nodes;
         result->nodes = nodes;
         result->tt_cutoffs = s.tt_cutoffs;
+        result->etc_cutoffs = s.etc_cutoffs;
         result->status = STATUS_RUNNING;
     }
     BARRIER();

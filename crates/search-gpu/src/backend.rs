@@ -177,6 +177,7 @@ pub fn iterative_deepening(
                                 pv: vec![mv],
                                 nodes: total_nodes,
                                 tt_cutoffs: 0,
+                                etc_cutoffs: 0,
                                 worker: 0,
                             };
                             report(sink, &it, Bound::Exact, total_nodes, start, 0);

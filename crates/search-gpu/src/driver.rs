@@ -73,6 +73,8 @@ pub struct Iteration {
     pub nodes: u64,
     /// Of those, the nodes that ended on the table's bound as soon as they were entered.
     pub tt_cutoffs: u64,
+    /// And the nodes cut by a child's bound in the table before searching a move (ETC).
+    pub etc_cutoffs: u64,
     /// The worker whose result this is.
     pub worker: usize,
 }
@@ -331,7 +333,7 @@ impl GpuSearch {
         let finisher = &self.host_results[done.worker];
         eprintln!(
             "iteration depth {} window {}..{}: {:.3} ms, launches {}; finisher worker {}: {} nodes, \
-             {} table cutoffs; all {} workers: {} nodes, {} table cutoffs",
+             {} table cutoffs, {} ETC; all {} workers: {} nodes, {} table cutoffs, {} ETC",
             params.depth,
             params.alpha,
             params.beta,
@@ -340,9 +342,11 @@ impl GpuSearch {
             done.worker,
             finisher.nodes,
             finisher.tt_cutoffs,
+            finisher.etc_cutoffs,
             self.active_workers,
             done.nodes,
-            done.tt_cutoffs
+            done.tt_cutoffs,
+            done.etc_cutoffs
         );
     }
 
@@ -393,6 +397,7 @@ impl GpuSearch {
             pv,
             nodes,
             tt_cutoffs: self.host_results.iter().map(|r| r.tt_cutoffs).sum(),
+            etc_cutoffs: self.host_results.iter().map(|r| r.etc_cutoffs).sum(),
             worker,
         })
     }

@@ -112,12 +112,14 @@ pub struct WorkerResult {
     pub partial_score: i32,
     /// Nodes of this iteration that ended on the table's bound as soon as they were entered.
     pub tt_cutoffs: u64,
+    /// Nodes of this iteration cut by a child's bound in the table (ETC).
+    pub etc_cutoffs: u64,
 }
 
-// SAFETY: repr(C), integers only: 4 × 4 + 8 + 2 × 4 + 64 × 2 + 2 × 4 + 8 = 176 bytes, no
-// padding (the u64s sit at offsets 16 and 168); every bit pattern is valid.
+// SAFETY: repr(C), integers only: 4 × 4 + 8 + 2 × 4 + 64 × 2 + 2 × 4 + 2 × 8 = 184 bytes, no
+// padding (the u64s sit at offsets 16, 168 and 176); every bit pattern is valid.
 unsafe impl Pod for WorkerResult {}
-const _: () = assert!(std::mem::size_of::<WorkerResult>() == 176);
+const _: () = assert!(std::mem::size_of::<WorkerResult>() == 184);
 const _: () = assert!(std::mem::offset_of!(WorkerResult, nodes) == 16);
 const _: () = assert!(std::mem::offset_of!(WorkerResult, tt_cutoffs) == 168);
 
@@ -135,6 +137,7 @@ impl Default for WorkerResult {
             partial_move: 0,
             partial_score: 0,
             tt_cutoffs: 0,
+            etc_cutoffs: 0,
         }
     }
 }

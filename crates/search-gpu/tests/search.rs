@@ -101,10 +101,10 @@ fn slices_do_not_change_the_search() {
             gpu.set_slice_nodes(slice);
             gpu.clear().unwrap();
             let it = search_to(&mut gpu, &b, 6);
-            runs.push((it.nodes, it.tt_cutoffs, it.score, it.best));
+            runs.push((it.nodes, it.tt_cutoffs, it.etc_cutoffs, it.score, it.best));
         }
         assert!(runs.iter().all(|r| *r == runs[0]), "{runs:?}");
-        assert_eq!(runs[0].2, 32000 - 3, "mate in two");
+        assert_eq!(runs[0].3, 32000 - 3, "mate in two");
     }
 }
 
@@ -128,6 +128,26 @@ fn a_search_again_on_its_own_table_ends_nodes_on_it() {
             runs.push((first.nodes, first.tt_cutoffs, again.nodes, again.tt_cutoffs));
         }
         assert_eq!(runs[0], runs[1]);
+    }
+}
+
+#[test]
+fn a_childs_bound_in_the_table_cuts_its_parent() {
+    // ETC: in a middlegame searched a few plies, some nodes outside the PV find a child bounded
+    // at or below -beta in the table before searching a move, and end there. The count is kept
+    // across suspensions like the others, and the search still finds the best move it did.
+    let b = board("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
+    for mut gpu in open_all(1) {
+        let mut runs = Vec::new();
+        for slice in [Some(1_000_000), Some(3)] {
+            gpu.set_slice_nodes(slice);
+            gpu.clear().unwrap();
+            let it = search_to(&mut gpu, &b, 8);
+            assert!(it.etc_cutoffs > 0 && it.etc_cutoffs < it.nodes, "{it:?}");
+            runs.push((it.nodes, it.tt_cutoffs, it.etc_cutoffs, it.score, it.best));
+        }
+        assert_eq!(runs[0], runs[1]);
+        eprintln!("{runs:?}");
     }
 }
 
