@@ -681,7 +681,17 @@ DEVICE_FN Frame child_frame(i32 alpha, i32 beta, i32 depth, u32 flags, u32 halfm
     return c;
 }
 
-KERNEL void search_slice(const GLOBAL SearchParams *params, GLOBAL u32 *saved, GLOBAL WorkerResult *results,
+/* The search's own register budget on CUDA. NVRTC compiles every module with a cap of 128
+ * registers a thread (set for GPU perft's occupancy); held to it, this kernel spilled (648 bytes
+ * of stack against 536), and one worker ran 11% slower. Bounds of 12 workers per multiprocessor
+ * allow 170 registers: the kernel takes 164, all it asks for uncapped (166), while the default
+ * 264 workers (two per SM on an H100) stay far below. A larger Workers still runs, in two waves
+ * where more than 12 per SM are launched. OpenCL has no per-kernel bound (NVIDIA's driver does
+ * not cap this program). */
+#ifndef SEARCH_BLOCKS_PER_SM
+#define SEARCH_BLOCKS_PER_SM 12
+#endif
+KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM) search_slice(const GLOBAL SearchParams *params, GLOBAL u32 *saved, GLOBAL WorkerResult *results,
                          GLOBAL u32 *lists, GLOBAL i32 *histories, GLOBAL u16 *pvs, GLOBAL TTEntry *tt,
                          const GLOBAL u64 *game_keys, GLOBAL u32 *control, GLOBAL u64 *busy,
                          const GLOBAL u64 *lines) {
