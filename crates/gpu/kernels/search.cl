@@ -162,9 +162,9 @@ typedef struct {
 /* ---- Enhanced transposition cutoff ---------------------------------------------------------------
  * Before a node outside the PV searches its list, the lanes make its first WORKER_LANES moves and
  * probe their children's table entries together: a child bounded at or below -beta by an entry
- * deep enough cuts the node at once, before any move is searched. One round costs about what one
- * node does; on a CPU, where each probe is a cache miss of its own, engines do this only near the
- * root. */
+ * deep enough cuts the node at once, before any move is searched. A round is one move made and one
+ * probe per lane, side by side; on a CPU each probe is a cache miss of its own, and engines that
+ * use ETC at all keep it to the deeper nodes. */
 #ifndef ETC_MIN_DEPTH
 #define ETC_MIN_DEPTH 1
 #endif
@@ -691,10 +691,10 @@ DEVICE_FN Frame child_frame(i32 alpha, i32 beta, i32 depth, u32 flags, u32 halfm
 #ifndef SEARCH_BLOCKS_PER_SM
 #define SEARCH_BLOCKS_PER_SM 12
 #endif
-KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM) search_slice(const GLOBAL SearchParams *params, GLOBAL u32 *saved, GLOBAL WorkerResult *results,
-                         GLOBAL u32 *lists, GLOBAL i32 *histories, GLOBAL u16 *pvs, GLOBAL TTEntry *tt,
-                         const GLOBAL u64 *game_keys, GLOBAL u32 *control, GLOBAL u64 *busy,
-                         const GLOBAL u64 *lines) {
+KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
+    search_slice(const GLOBAL SearchParams *params, GLOBAL u32 *saved, GLOBAL WorkerResult *results,
+                 GLOBAL u32 *lists, GLOBAL i32 *histories, GLOBAL u16 *pvs, GLOBAL TTEntry *tt,
+                 const GLOBAL u64 *game_keys, GLOBAL u32 *control, GLOBAL u64 *busy, const GLOBAL u64 *lines) {
     LOCAL WorkerStack s;
     LOCAL u32 gen_keys[MAX_MOVES];
     LOCAL u32 lane_counts[WORKER_LANES];
