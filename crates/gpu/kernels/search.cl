@@ -169,10 +169,21 @@ typedef struct {
 #define ETC_MIN_DEPTH 1
 #endif
 
-typedef struct {
-    u32 word;                /* grows by 1 << lane for each lane whose child cuts the node */
-    i32 value[WORKER_LANES]; /* that child's bound, as the node's value */
-} EtcRound;
+/* ---- Votes ------------------------------------------------------------------------------------
+ * The lanes for which p holds, as a mask every lane gets: a ballot through shared memory, for the
+ * rounds in which each lane tests one move (NEED_SCAN, NEED_ETC). `word` only grows, by each
+ * voting lane's bit, so no round resets it: the mask is its growth since `*seen`, what every lane
+ * read after the round before. The barrier after the read keeps the next round's votes from
+ * reaching a lane still reading this one (PoCL runs the lanes one after another). What a lane
+ * wrote to shared memory before voting, every lane can read after. */
+DEVICE_FN u32 lanes_voting(LOCAL_PTR u32 *word, u32 *seen, u32 lane, u32 p) {
+    if (p) ATOMIC_ADD_U32(word, 1u << lane);
+    BARRIER();
+    u32 now = *word, mask = now - *seen;
+    BARRIER();
+    *seen = now;
+    return mask;
+}
 
 /* ---- Keys ------------------------------------------------------------------------------------ */
 DEVICE_FN u64 piece_key(u32 color, u32 type, u32 sq) { return ZOBRIST_PIECES[(color * 6u + type) * 64u + sq]; }
@@ -700,7 +711,7 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
     LOCAL u32 lane_counts[WORKER_LANES];
     LOCAL i32 eval_scratch[EVAL_SCRATCH_INTS];
     LOCAL Broadcast bc;
-    LOCAL EtcRound etc;
+    LOCAL i32 etc_values[WORKER_LANES]; /* NEED_ETC: lane i's child's bound, as the node's value */
 
     const u32 lane = LOCAL_ID();
     const u32 worker = GROUP_ID();
@@ -740,7 +751,7 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
         /* Killers from an earlier iteration are as good a guess as any, but shared memory starts
          * with whatever the last work-group left: start from none, so a search is repeatable. */
         for (u32 i = lane; i < 2 * GPU_MAX_PLY; i += WORKER_LANES) s.killers[i] = 0;
-        if (lane == 0) lane_counts[0] = lane_counts[1] = etc.word = 0;
+        if (lane == 0) lane_counts[0] = lane_counts[1] = 0;
         BARRIER();
         ply = 0;
         unpack_value(params->root, &cur);
@@ -748,7 +759,7 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
         f = child_frame(params->alpha, params->beta, root_depth, FLAG_PV, params->root_halfmove);
     } else {
         for (u32 i = lane; i < stack_words; i += WORKER_LANES) words_local[i] = words_saved[i];
-        if (lane == 0) lane_counts[0] = lane_counts[1] = etc.word = 0;
+        if (lane == 0) lane_counts[0] = lane_counts[1] = 0;
         BARRIER();
         ply = s.ply;
         f = s.current;
@@ -771,12 +782,11 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
     /* ABDADA: the node being entered may be put off if another worker is on it (a younger
      * brother, in the first pass over its parent's moves); the child returned put off. */
     u32 deferrable = 0, deferred_ret = 0;
-    /* NEED_SCAN: what lane_counts[1] read after the last round; the move at f.next was kept by
-     * the scan (step 11 need not test it again). */
-    u32 scan_word = 0, scan_kept = 0;
-    /* NEED_ETC: etc.word as last read; the lanes whose child cuts the node, from list index
-     * etc_first on. */
-    u32 etc_seen = 0, etc_cuts = 0, etc_first = 0;
+    /* The votes of NEED_SCAN and NEED_ETC (lanes_voting) go to lane_counts[1]: what it read after
+     * the last round. NEED_SCAN: the move at f.next was kept by the scan (step 11 need not test
+     * it again). NEED_ETC: the lanes whose child cuts the node, from list index etc_first on. */
+    u32 vote_seen = 0, scan_kept = 0;
+    u32 etc_cuts = 0, etc_first = 0;
 
     for (;;) {
         /* ---- The cooperative part of the step ---- */
@@ -824,24 +834,14 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
                 tt_probe(tt, log2, ck, &d);
                 cuts = child_entry_cuts(&cur, &f, ply, mj, ck, d, &s, game_keys, params->history_len, &value);
             }
-            /* Written after a barrier (the lanes may still be reading the last round's: PoCL runs
-             * them one after another), read after the next; the next round adds only after its
-             * first barrier, when every lane has read this one's word. */
-            BARRIER();
-            if (cuts) {
-                etc.value[lane] = value;
-                ATOMIC_ADD_U32(&etc.word, 1u << lane);
-            }
-            BARRIER();
-            u32 word = etc.word;
-            etc_cuts = word - etc_seen;
-            etc_seen = word;
+            /* Read only right after this round; the node's children are entered (a sync, with its
+             * barriers) before any other node's round writes them again. */
+            if (cuts) etc_values[lane] = value;
+            etc_cuts = lanes_voting(&lane_counts[1], &vote_seen, lane, cuts);
             etc_first = f.next;
         } else if (need == NEED_SCAN) {
             /* A move was just dropped (pruned, no check): lane i tests the move f.next + i, and
-             * f.next moves on to the first one kept, 32 moves a round. A lane adds its bit to
-             * scan_word; the word's growth over the round is the mask of the lanes that keep
-             * their move (no lane clears it, so two barriers a round suffice). */
+             * f.next moves on to the first one kept, 32 moves a round. */
             for (;;) {
                 u32 j = f.next + lane, keep = 0;
                 if (j < f.n_moves) {
@@ -849,11 +849,7 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
                     keep = !is_prunable(&cur, lines, &f, ply, mj, is_quiet(&cur, mj)) ||
                            move_gives_check(&cur, lines, mj);
                 }
-                if (keep) ATOMIC_ADD_U32(&lane_counts[1], 1u << lane);
-                BARRIER();
-                u32 word = lane_counts[1], kept = word - scan_word;
-                BARRIER();
-                scan_word = word;
+                u32 kept = lanes_voting(&lane_counts[1], &vote_seen, lane, keep);
                 if (kept) {
                     f.next += CTZ32(kept);
                     scan_kept = 1;
@@ -1106,11 +1102,12 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
                 /* A child's bound cuts the node: its move is the best, the bound the value. */
                 u32 k = CTZ32(etc_cuts);
                 etc_cuts = 0;
-                ret = etc.value[k];
-                if (lane == 0) s.etc_cutoffs++;
-                if (lane == 0)
+                ret = etc_values[k];
+                if (lane == 0) {
+                    s.etc_cutoffs++;
                     tt_store(tt, log2, key, my_lists[ply * MAX_MOVES + etc_first + k] & 0xffffu,
                              score_to_tt(ret, ply), f.static_eval, f.depth, BOUND_LOWER, generation);
+                }
                 state = STATE_RETURN;
                 continue;
             }
