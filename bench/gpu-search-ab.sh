@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# A/B test of GPU search builds on the device: time to depth and nodes per second of two or more
+# variants, run interleaved (A B C A B C ...) so that a drift of the machine (clocks, other work)
+# falls on every variant alike, then one table of means. A variant is an engine binary, or the
+# same binary with extra OpenCL build options (kernel knobs are `#ifndef` defaults, so
+# `-D NAME=VALUE` overrides one without a rebuild).
+#
+# Each variant first runs `kogge selftest` (GPU move generation, evaluation and search against
+# the CPU) unless SELFTEST=0: a faster variant that is wrong is worth nothing.
+#
+# Usage: VARIANTS="old=.dev/kogge-old; new=.dev/kogge" bash bench/gpu-search-ab.sh
+#        BACKEND=opencl VARIANTS="base=.dev/kogge; etc3=.dev/kogge|-D ETC_MIN_DEPTH=3" \
+#            bash bench/gpu-search-ab.sh
+#   VARIANTS   NAME=BINARY[|OPENCL OPTIONS], separated by ';'  (required)
+#   BACKEND    cuda or opencl                                  (default cuda)
+#   WORKERS    worker counts, each measured on its own          (default "1 264")
+#   DEPTH, COUNT    depth and number of `kogge bench` positions (default 12, 4)
+#   REPS       interleaved runs per variant and worker count   (default 3)
+#   SELFTEST   1: selftest each variant first                   (default 1)
+#   SELFTEST_NODES  selftest's perft limit                      (default 1000000)
+#   DATA       the test data folder for selftest               (default: the engine's)
+# Nodes and seconds are the sums over the positions, as `kogge benchsmp` reports them. With one
+# worker the search is deterministic: every run of a variant must give the same node count, and
+# the script says so where it does not.
+set -euo pipefail
+shopt -s inherit_errexit
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+: "${VARIANTS:?set VARIANTS, e.g. VARIANTS=\"old=path/kogge-old; new=path/kogge\"}"
+BACKEND=${BACKEND:-cuda}
+WORKERS=${WORKERS:-1 264}
+DEPTH=${DEPTH:-12}
+COUNT=${COUNT:-4}
+REPS=${REPS:-3}
+SELFTEST=${SELFTEST:-1}
+SELFTEST_NODES=${SELFTEST_NODES:-1000000}
+data=()
+if [[ -n "${DATA:-}" ]]; then
+    data=(--data "$DATA")
+fi
+
+variants=()
+IFS=';' read -r -a parts <<<"$VARIANTS"
+for v in "${parts[@]}"; do
+    v=$(echo "$v" | sed 's/^ *//; s/ *$//')
+    [[ -n "$v" ]] && variants+=("$v")
+done
+rows=$(mktemp)
+trap 'rm -f "$rows"' EXIT
+
+# Runs `kogge ARGS...` as variant $1 (its binary and OpenCL options).
+kogge_as() {
+    local spec=${1#*=} && shift
+    local binary=${spec%%|*} options=""
+    [[ "$spec" == *"|"* ]] && options=${spec#*|}
+    KOGGE_OPENCL_OPTIONS="$options" "$binary" "$@"
+}
+
+for v in "${variants[@]}"; do
+    name=${v%%=*}
+    if [[ "$SELFTEST" == 1 ]]; then
+        echo "== selftest, $name ($BACKEND)"
+        kogge_as "$v" selftest --backend "$BACKEND" --max-nodes "$SELFTEST_NODES" "${data[@]}" | tail -1
+    fi
+    # Compiles the kernels (cached), so that no timed run pays for it.
+    kogge_as "$v" benchsmp --backend "$BACKEND" --positions bench --count 1 --depth 4 --workers 1 >/dev/null
+done
+
+for w in $WORKERS; do
+    echo "== $w workers, $COUNT bench positions, depth $DEPTH"
+    for rep in $(seq "$REPS"); do
+        for v in "${variants[@]}"; do
+            name=${v%%=*}
+            line=$(kogge_as "$v" benchsmp --backend "$BACKEND" --positions bench --count "$COUNT" \
+                --depth "$DEPTH" --workers "$w" --json | tail -1)
+            echo "$name $rep $line" | tee -a "$rows" | cut -c1-160
+        done
+    done
+done
+
+python3 - "$rows" "${variants[@]%%=*}" <<'PY'
+import json, statistics, sys
+order = sys.argv[2:]
+runs = {}
+for line in open(sys.argv[1]):
+    name, _, js = line.split(" ", 2)
+    r = json.loads(js)
+    runs.setdefault((r["workers"], name), []).append(r)
+print(f"\n{'workers':>8} {'variant':>14} {'runs':>5} {'mean s':>8} {'min s':>8} {'max s':>8} "
+      f"{'vs first':>9} {'mean nodes':>12} {'nodes/s':>12}")
+for workers in sorted({w for w, _ in runs}):
+    first = None
+    for name in order:
+        rs = runs.get((workers, name), [])
+        if not rs:
+            continue
+        secs = [r["seconds"] for r in rs]
+        mean = statistics.mean(secs)
+        first = first or mean
+        nodes = statistics.mean(r["nodes"] for r in rs)
+        nps = sum(r["nodes"] for r in rs) / sum(secs)
+        print(f"{workers:>8} {name:>14} {len(rs):>5} {mean:>8.3f} {min(secs):>8.3f} {max(secs):>8.3f} "
+              f"{100 * (mean / first - 1):>+8.1f}% {nodes:>12.0f} {nps:>12.0f}")
+        if workers == 1 and len({r["nodes"] for r in rs}) > 1:
+            print(f"{'':>8} {name:>14} one worker gave different node counts: the search is not deterministic")
+PY
