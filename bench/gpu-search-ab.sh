@@ -42,7 +42,7 @@ fi
 variants=()
 IFS=';' read -r -a parts <<<"$VARIANTS"
 for v in "${parts[@]}"; do
-    v=$(echo "$v" | sed 's/^ *//; s/ *$//')
+    read -r v <<<"$v" # trims the spaces around it
     [[ -n "$v" ]] && variants+=("$v")
 done
 rows=$(mktemp)
