@@ -107,7 +107,21 @@ typedef struct {
  * another worker reaching one as a younger brother puts it off and searches its other moves
  * first. Only nodes this deep are marked: the table traffic would cost more than it saves below. */
 #define BUSY_ENTRIES 65536u
+#ifndef ABDADA_MIN_DEPTH
 #define ABDADA_MIN_DEPTH 3
+#endif
+/* Which first moves may be put off too (a younger brother always may be). At an expected
+ * all-node every move has to be searched and the first is no better a guess than the others, so
+ * a helper that finds it busy takes the next: the eldest-brother wait would otherwise send every
+ * worker entering the node down the same move. Worker 0 keeps the sequential order, and at PV and
+ * expected cut nodes the first move stays everybody's (putting it off there cost 2 to 54%:
+ * PERFORMANCE.md, twelfth session). 0: never; 1: at expected all-nodes, every worker; 2: at
+ * expected all-nodes, helpers (the default: 4 to 12% less time to depth 13 than 0 with 132 to
+ * 528 workers on the H100, thirteenth session); 3: at every node outside the PV, helpers (36 to
+ * 42% more time than 2: a cut node's first move is the one that cuts). */
+#ifndef FIRST_DEFER
+#define FIRST_DEFER 2
+#endif
 
 typedef struct {
     u32 status;       /* STATUS_* */
@@ -1191,7 +1205,13 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
             key = child_key;
             ply++;
             save_parent = 1;
-            deferrable = abdada && !second_pass && parent.legal > 1 && parent.deferred_count < MAX_DEFERRED;
+            u32 outside_pv = !(parent.flags & FLAG_PV), all_node = outside_pv && !(parent.flags & FLAG_CUT);
+            u32 first_deferrable = FIRST_DEFER == 1   ? all_node
+                                   : FIRST_DEFER == 2 ? all_node && worker > 0
+                                   : FIRST_DEFER == 3 ? outside_pv && worker > 0
+                                                      : 0u;
+            deferrable = abdada && !second_pass && (parent.legal > 1 || first_deferrable) &&
+                         parent.deferred_count < MAX_DEFERRED;
             need = NEED_SYNC;
             state = STATE_ENTER;
             continue;
