@@ -47,7 +47,9 @@ typedef struct {
     u64 deferred;   /* their list indices, a byte each */
 } Frame;
 
-#define MAX_DEFERRED 8u
+#ifndef MAX_DEFERRED
+#define MAX_DEFERRED 8u /* at most 8: `deferred` holds a byte per move */
+#endif
 
 #define FLAG_PV 1u
 #define FLAG_IN_CHECK 2u  /* the side to move is in check: set by the parent, which tested it when
