@@ -21,7 +21,8 @@ const GAME_KEYS: usize = 128;
 /// enough that `stop` and the clock are answered quickly.
 const SLICE_TARGET: Duration = Duration::from_millis(4);
 
-/// The most nodes per worker in one slice, whatever the last slices took: a budget grown on
+/// The most nodes per worker in one slice (on average over the workers: the kernel ends a launch
+/// when they have entered this many each together), whatever the last slices took: a budget grown on
 /// cheap endgame nodes must not turn into a slice of seconds when the nodes get dear again (a
 /// game at 10 s + 0.1 s lost on time that way). A worker does 30 to 100 thousand nodes a
 /// second on the H100, so this is 10 to 35 ms.
@@ -171,7 +172,7 @@ impl GpuSearch {
             tt_log2,
             game_keys: device.alloc(GAME_KEYS)?,
             history_len: 0,
-            control: device.alloc(1)?,
+            control: device.alloc(2)?,
             busy: device.alloc(BUSY_ENTRIES)?,
             lines,
             generation: 0,
@@ -257,7 +258,7 @@ impl GpuSearch {
             mode: self.options.mode.code(),
             any_finisher: u32::from(self.options.any_finisher),
         };
-        self.device.write(&mut self.control, &[0])?;
+        self.device.write(&mut self.control, &[0, 0])?;
         if matches!(
             self.options.mode,
             ParallelMode::Abdada | ParallelMode::AbdadaRmo
@@ -273,6 +274,9 @@ impl GpuSearch {
             launches += 1;
             params.slice_nodes = self.slice_nodes;
             self.device.write(&mut self.params, &[params])?;
+            // The finish flag is still clear (the iteration would be over); the launch's shared
+            // node count starts from zero.
+            self.device.write(&mut self.control, &[0, 0])?;
             let started = Instant::now();
             self.device.launch(
                 &self.search,
