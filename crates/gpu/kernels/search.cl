@@ -151,10 +151,10 @@ typedef struct {
  * With several workers a launch ends when they have entered `slice_nodes` nodes each on average,
  * not when each has: workers differ in what their nodes cost (one whose nodes end on the table
  * goes faster), and with a budget of their own the fast ones, the finisher among them, waited
- * at the end of every slice for the slowest (time to depth 13 went down 10 to 16% with 132 to 528
- * workers on the H100, thirteenth session). Each still enters a quarter of its share, so that
- * workers beyond those resident at once (a second wave) are not starved. One worker keeps its
- * own count: the atomic would cost it 2%. */
+ * at the end of every slice for the slowest (time to depth 13 went down 6 to 16% with 132 to 528
+ * workers on the H100, thirteenth session). Each still enters a quarter of its share (one node at
+ * least), so that workers beyond those resident at once (a second wave) are not starved. One
+ * worker keeps its own count: the atomic would cost it 2%. */
 #define CONTROL_SLICE 1
 
 /* ---- The shared stack of one worker ------------------------------------------------------------ */
@@ -906,7 +906,7 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
             deferrable = 0;
             u32 own = (u32)(nodes - nodes_at_start);
             if (params->workers > 1 ? bc.slice_used >= params->slice_nodes * params->workers &&
-                                          own >= params->slice_nodes / 4u
+                                          own >= (params->slice_nodes + 3u) / 4u
                                     : own >= params->slice_nodes) {
                 break;
             }
