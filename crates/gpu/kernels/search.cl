@@ -153,8 +153,10 @@ typedef struct {
  * goes faster), and with a budget of their own the fast ones, the finisher among them, waited
  * at the end of every slice for the slowest (time to depth 13 went down 6 to 16% with 132 to 528
  * workers on the H100, thirteenth session). Each still enters a quarter of its share (one node at
- * least), so that workers beyond those resident at once (a second wave) are not starved. One
- * worker keeps its own count: the atomic would cost it 2%. */
+ * least), so that workers beyond those resident at once (a second wave) are not starved, and
+ * none enters more than four shares, so that a slice stays short when workers have finished and
+ * left the rest to fewer (worker 0 ending iterations alone). One worker keeps its own count: the
+ * atomic would cost it 2%. */
 #define CONTROL_SLICE 1
 
 /* ---- The shared stack of one worker ------------------------------------------------------------ */
@@ -904,12 +906,11 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
             }
             if (abdada && f.depth >= ABDADA_MIN_DEPTH) f.flags |= FLAG_CLAIMED;
             deferrable = 0;
-            u32 own = (u32)(nodes - nodes_at_start);
-            if (params->workers > 1 ? bc.slice_used >= params->slice_nodes * params->workers &&
-                                          own >= (params->slice_nodes + 3u) / 4u
-                                    : own >= params->slice_nodes) {
-                break;
-            }
+            u32 own = (u32)(nodes - nodes_at_start), share = params->slice_nodes;
+            u32 slice_over = params->workers == 1 ? own >= share
+                                                  : (bc.slice_used >= share * params->workers && 4u * own >= share) ||
+                                                        own >= 4u * share;
+            if (slice_over) break;
             nodes++;
             if (ply > seldepth) seldepth = ply;
             f.pv_len = 0;
