@@ -182,6 +182,29 @@ fn every_worker_proves_mates_across_slices() {
     }
 }
 
+#[test]
+fn worker_0_ending_iterations_alone_proves_mates_across_shared_slices() {
+    // Several workers share each slice's node budget. Where only worker 0 may end an iteration,
+    // helpers that finish first drop out and leave the budget to fewer workers: worker 0 must
+    // still get its turns and prove the mates itself.
+    let mates = [
+        (
+            "r3kr2/1pp4p/1p1p4/7q/4P1n1/2PP2Q1/PP4P1/R1BB2K1 b q - 0 1",
+            2,
+        ),
+        ("6kr/1q2r1p1/1p2N1Q1/5p2/1P1p4/6R1/7P/2R3K1 w - - 0 1", 3),
+    ];
+    for mut gpu in open_all_finishing(4, ParallelMode::AbdadaRmo, false) {
+        gpu.set_slice_nodes(Some(16));
+        for (fen, moves) in mates {
+            gpu.clear().unwrap();
+            let it = search_to(&mut gpu, &board(fen), 7);
+            assert_eq!(it.worker, 0, "{fen}");
+            assert_eq!(it.score, 32000 - (2 * moves - 1), "{fen}");
+        }
+    }
+}
+
 /// The game's keys from `fen` through `moves` (UCI), each position before the move played from
 /// it, and the position reached.
 fn game(fen: &str, moves: &[&str]) -> (Vec<u64>, Board) {
