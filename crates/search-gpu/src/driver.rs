@@ -258,7 +258,6 @@ impl GpuSearch {
             mode: self.options.mode.code(),
             any_finisher: u32::from(self.options.any_finisher),
         };
-        self.device.write(&mut self.control, &[0, 0])?;
         if matches!(
             self.options.mode,
             ParallelMode::Abdada | ParallelMode::AbdadaRmo
@@ -274,8 +273,9 @@ impl GpuSearch {
             launches += 1;
             params.slice_nodes = self.slice_nodes;
             self.device.write(&mut self.params, &[params])?;
-            // The finish flag is still clear (the iteration would be over); the launch's shared
-            // node count starts from zero.
+            // Before every launch, the first included: the finish flag clear (after the first
+            // launch it still is, or the iteration would be over) and the launch's shared node
+            // count from zero.
             self.device.write(&mut self.control, &[0, 0])?;
             let started = Instant::now();
             self.device.launch(
