@@ -2,16 +2,17 @@
 # A/B test of GPU search builds on the device: time to depth and nodes per second of two or more
 # variants, run interleaved (A B C A B C ...) so that a drift of the machine (clocks, other work)
 # falls on every variant alike, then one table of means. A variant is an engine binary, or the
-# same binary with extra OpenCL build options (kernel knobs are `#ifndef` defaults, so
-# `-D NAME=VALUE` overrides one without a rebuild).
+# same binary with extra kernel build options, given to OpenCL and to NVRTC alike (kernel knobs
+# are `#ifndef` defaults, so `-DNAME=VALUE`, written without a space, overrides one without a
+# rebuild).
 #
 # Each variant first runs `kogge selftest` (GPU move generation, evaluation and search against
 # the CPU) unless SELFTEST=0: a faster variant that is wrong is worth nothing.
 #
 # Usage: VARIANTS="old=.dev/kogge-old; new=.dev/kogge" bash bench/gpu-search-ab.sh
-#        BACKEND=opencl VARIANTS="base=.dev/kogge; etc3=.dev/kogge|-D ETC_MIN_DEPTH=3" \
+#        BACKEND=opencl VARIANTS="base=.dev/kogge; etc3=.dev/kogge|-DETC_MIN_DEPTH=3" \
 #            bash bench/gpu-search-ab.sh
-#   VARIANTS   NAME=BINARY[|OPENCL OPTIONS], separated by ';'  (required)
+#   VARIANTS   NAME=BINARY[|BUILD OPTIONS], separated by ';'   (required)
 #   BACKEND    cuda or opencl                                  (default cuda)
 #   WORKERS    worker counts, each measured on its own          (default "1 264")
 #   DEPTH, COUNT    depth and number of `kogge bench` positions (default 12, 4)
@@ -53,7 +54,7 @@ kogge_as() {
     local spec=${1#*=} && shift
     local binary=${spec%%|*} options=""
     [[ "$spec" == *"|"* ]] && options=${spec#*|}
-    KOGGE_OPENCL_OPTIONS="$options" "$binary" "$@"
+    KOGGE_OPENCL_OPTIONS="$options" KOGGE_CUDA_OPTIONS="$options" "$binary" "$@"
 }
 
 for v in "${variants[@]}"; do

@@ -34,7 +34,10 @@ typedef unsigned char u8;
 // Pointer to shared memory in a helper's parameter list: `DEVICE_FN void f(LOCAL_PTR u64* s)`.
 #define LOCAL_PTR
 // A file-scope constant table: `CONSTANT_ARRAY u64 KNIGHT[64] = { ... };` (64 KiB in all).
+// (`-DCONSTANT_ARRAY=__device__` puts them in global memory instead, for experiments.)
+#ifndef CONSTANT_ARRAY
 #define CONSTANT_ARRAY __constant__
+#endif
 // Pointer to such a table in a helper's parameter list.
 #define CONSTANT_PTR
 // A helper function, always inlined.

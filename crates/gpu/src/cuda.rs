@@ -407,6 +407,12 @@ pub(crate) fn compile(full_source: &str, arch: &str) -> Result<Compiled, GpuErro
     if cap > 0 {
         options.push(format!("--maxrregcount={cap}"));
     }
+    // KOGGE_CUDA_OPTIONS adds NVRTC options, separated by spaces, for experiments: kernel knobs
+    // are `#ifndef` defaults, so `-DNAME=VALUE` tries a variant without a rebuild, as
+    // KOGGE_OPENCL_OPTIONS does on OpenCL.
+    if let Ok(extra) = std::env::var("KOGGE_CUDA_OPTIONS") {
+        options.extend(extra.split_whitespace().map(str::to_string));
+    }
     // SAFETY: the program is live (the guard destroys it at the end of this function); the
     // options contain no NUL bytes.
     let status = unsafe { nvrtc::result::compile_program(program.0, &options) };

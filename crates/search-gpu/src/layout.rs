@@ -28,8 +28,8 @@ pub enum ParallelMode {
     /// ABDADA: a worker that reaches a node another is searching puts it off and searches its
     /// siblings first.
     Abdada,
-    /// ABDADA, with the helpers' quiet moves shuffled as in RMO. The default: the best time to
-    /// depth on the H100.
+    /// ABDADA, with the helpers' quiet moves ordered by history plus noise, a milder RMO. The
+    /// default: the best time to depth on the H100.
     #[default]
     AbdadaRmo,
 }
