@@ -116,13 +116,13 @@ typedef struct {
 #define MODE_ABDADA_RMO 3u /* both: helpers shuffle their quiet moves and defer busy nodes */
 
 /* ABDADA: positions being searched, by key (`busy[key & (BUSY_ENTRIES - 1)] == key`), so that
- * another worker reaching one as a younger brother puts it off and searches its other moves
- * first. Only nodes this deep are marked: the table traffic would cost more than it saves below. */
+ * another worker reaching one as a younger brother (outside an expected cut node: CUT_DEFER)
+ * puts it off and searches its other moves first. Only nodes this deep are marked: the table traffic would cost more than it saves below. */
 #define BUSY_ENTRIES 65536u
 #ifndef ABDADA_MIN_DEPTH
 #define ABDADA_MIN_DEPTH 3
 #endif
-/* Which first moves may be put off too (a younger brother always may be). At an expected
+/* Which first moves may be put off too (a younger brother may be, but at an expected cut node). At an expected
  * all-node every move has to be searched and the first is no better a guess than the others, so
  * a helper that finds it busy takes the next: the eldest-brother wait would otherwise send every
  * worker entering the node down the same move. Worker 0 keeps the sequential order, and at PV and
@@ -133,6 +133,15 @@ typedef struct {
  * 42% more time than 2: a cut node's first move is the one that cuts). */
 #ifndef FIRST_DEFER
 #define FIRST_DEFER 2
+#endif
+/* Whether a busy younger brother may be put off at an expected cut node too (1), or is searched
+ * at once by every worker that reaches it (0, the default). A cut node's later moves are searched
+ * only because the first failed to cut, and the next often does: workers spread over its moves
+ * search siblings that the one that cuts makes useless. With 0 the nodes the workers visit, and
+ * the time to depth 13, went down most at 528 workers (-10%, two sets of four runs; -3% and -2%
+ * at 132 and 264; fourteenth session). */
+#ifndef CUT_DEFER
+#define CUT_DEFER 0
 #endif
 
 typedef struct {
@@ -167,6 +176,38 @@ typedef struct {
  * left the rest to fewer (worker 0 ending iterations alone). One worker keeps its own count: the
  * atomic would cost it 2%. */
 #define CONTROL_SLICE 1
+
+/* Diagnostics (the host defines DIAG_UNIQUE=N where KOGGE_SEARCH_DIAG=N is set): every node a
+ * worker enters and does not put off counts as new or as seen before, by its key and depth, in a
+ * table of 2^N keys after the control words, kept for the whole search. Across workers it tells
+ * work done twice (the same node and depth) from work a single worker would not have done. */
+#define CONTROL_DIAG_NEW 2
+#define CONTROL_DIAG_SEEN 3
+#define CONTROL_DIAG_LOST 4 /* the table's 16 slots after the key's were taken */
+#define CONTROL_DIAG_TABLE 8 /* the table's first word (a u32 index; 8-byte aligned) */
+#ifdef DIAG_UNIQUE
+DEVICE_FN void diag_count(GLOBAL u32 *control, u64 key, i32 depth) {
+    GLOBAL u64 *table = (GLOBAL u64 *)(control + CONTROL_DIAG_TABLE);
+#ifdef DIAG_KEY_ONLY
+    u64 h = key | 1u; /* positions, whatever the depth */
+#else
+    u64 h = (key ^ ((u64)(u32)(depth + 64) * U64_C(0x9E3779B97F4A7C15))) | 1u;
+#endif
+    u64 mask = ((u64)1 << DIAG_UNIQUE) - 1u;
+    for (u32 probe = 0; probe < 16u; probe++) {
+        u64 old = ATOMIC_CAS_U64(table + (((h >> 20) + probe) & mask), 0u, h);
+        if (old == 0u) {
+            ATOMIC_ADD_U32(&control[CONTROL_DIAG_NEW], 1u);
+            return;
+        }
+        if (old == h) {
+            ATOMIC_ADD_U32(&control[CONTROL_DIAG_SEEN], 1u);
+            return;
+        }
+    }
+    ATOMIC_ADD_U32(&control[CONTROL_DIAG_LOST], 1u);
+}
+#endif
 
 /* ---- The shared stack of one worker ------------------------------------------------------------ */
 typedef struct {
@@ -864,6 +905,9 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
                     if (deferrable && *slot == key) bc.busy = 1;
                     else *slot = key;
                 }
+#ifdef DIAG_UNIQUE
+                if (!bc.busy) diag_count(control, key, f.depth);
+#endif
             }
             BARRIER();
             save_parent = 0;
@@ -1262,7 +1306,8 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
                                    : FIRST_DEFER == 2 ? all_node && worker > 0
                                    : FIRST_DEFER == 3 ? outside_pv && worker > 0
                                                       : 0u;
-            deferrable = abdada && !second_pass && (parent.legal > 1 || first_deferrable) &&
+            u32 younger_deferrable = parent.legal > 1 && (CUT_DEFER || !(parent.flags & FLAG_CUT));
+            deferrable = abdada && !second_pass && (younger_deferrable || first_deferrable) &&
                          parent.deferred_count < MAX_DEFERRED;
             need = NEED_SYNC;
             state = STATE_ENTER;

@@ -121,6 +121,18 @@ pub struct GpuSearch {
     host_results: Vec<WorkerResult>,
     /// `KOGGE_SEARCH_TRACE` set: every finished iteration is described on stderr.
     trace: bool,
+    /// `KOGGE_SEARCH_DIAG=N`: the kernel counts nodes new and seen before in a table of 2^N keys
+    /// (`DIAG_UNIQUE` in search.cl), cleared by every new search; the trace prints the counts.
+    diag_log2: Option<u32>,
+}
+
+/// The words of `control` before the diagnostic table (`CONTROL_DIAG_TABLE` in search.cl).
+const CONTROL_DIAG_TABLE: usize = 8;
+
+/// `control`'s length: the flag and the slice count, and with diagnostics their counters and
+/// table of 2^log2 keys.
+fn control_words(diag_log2: Option<u32>) -> usize {
+    diag_log2.map_or(2, |n| CONTROL_DIAG_TABLE + (2usize << n))
 }
 
 fn bad(what: String) -> GpuError {
@@ -138,7 +150,15 @@ impl GpuSearch {
         if options.workers == 0 {
             return Err(bad("the GPU search needs at least one worker".into()));
         }
-        let module = device.build(&search_source(), &search_defines())?;
+        let diag_log2 = std::env::var("KOGGE_SEARCH_DIAG")
+            .ok()
+            .and_then(|v| v.parse::<u32>().ok())
+            .map(|n| n.clamp(10, 28));
+        let mut defines = search_defines();
+        if let Some(n) = diag_log2 {
+            defines.push(("DIAG_UNIQUE", n.to_string()));
+        }
+        let module = device.build(&search_source(), &defines)?;
         let search = module.kernel("search_slice")?;
         let sizes_kernel = module.kernel("layout_sizes")?;
         let sizes = device.alloc::<u32>(4)?;
@@ -172,7 +192,7 @@ impl GpuSearch {
             tt_log2,
             game_keys: device.alloc(GAME_KEYS)?,
             history_len: 0,
-            control: device.alloc(2)?,
+            control: device.alloc(control_words(diag_log2))?,
             busy: device.alloc(BUSY_ENTRIES)?,
             lines,
             generation: 0,
@@ -181,6 +201,7 @@ impl GpuSearch {
             active_workers: w,
             host_results: vec![WorkerResult::default(); w],
             trace: std::env::var_os("KOGGE_SEARCH_TRACE").is_some(),
+            diag_log2,
             _module: module,
             search,
             options,
@@ -218,6 +239,11 @@ impl GpuSearch {
         self.device.write(&mut self.game_keys, &keys)?;
         self.history_len = recent.len() as u32;
         self.generation = (self.generation + 1) & 63;
+        if self.diag_log2.is_some() {
+            // A fresh, zeroed table and counters for this search.
+            self.control = self.device.alloc(0)?;
+            self.control = self.device.alloc(control_words(self.diag_log2))?;
+        }
         Ok(())
     }
 
@@ -335,9 +361,19 @@ impl GpuSearch {
         launches: u32,
     ) {
         let finisher = &self.host_results[done.worker];
+        let mut diag = String::new();
+        if self.diag_log2.is_some() {
+            let mut counts = [0u32; 5];
+            if self.device.read(&self.control, &mut counts).is_ok() {
+                diag = format!(
+                    "; search so far: {} nodes new, {} seen before, {} not counted",
+                    counts[2], counts[3], counts[4]
+                );
+            }
+        }
         eprintln!(
             "iteration depth {} window {}..{}: {:.3} ms, launches {}; finisher worker {}: {} nodes, \
-             {} table cutoffs, {} ETC; all {} workers: {} nodes, {} table cutoffs, {} ETC",
+             {} table cutoffs, {} ETC; all {} workers: {} nodes, {} table cutoffs, {} ETC{}",
             params.depth,
             params.alpha,
             params.beta,
@@ -350,7 +386,8 @@ impl GpuSearch {
             self.active_workers,
             done.nodes,
             done.tt_cutoffs,
-            done.etc_cutoffs
+            done.etc_cutoffs,
+            diag
         );
     }
 
