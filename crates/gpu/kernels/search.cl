@@ -113,19 +113,20 @@ typedef struct {
 #define MODE_LAZY 0u
 #define MODE_RMO 1u
 #define MODE_ABDADA 2u
-#define MODE_ABDADA_RMO 3u /* both: helpers shuffle their quiet moves and defer busy nodes */
+#define MODE_ABDADA_RMO 3u /* both: helpers order quiet moves with noise and defer busy nodes */
 
 /* ABDADA: positions being searched, by key (`busy[key & (BUSY_ENTRIES - 1)] == key`), so that
  * another worker reaching one as a younger brother (outside an expected cut node: CUT_DEFER)
- * puts it off and searches its other moves first. Only nodes this deep are marked: the table traffic would cost more than it saves below. */
+ * puts it off and searches its other moves first. Only nodes this deep are marked: the table
+ * traffic would cost more than it saves below. */
 #define BUSY_ENTRIES 65536u
 #ifndef ABDADA_MIN_DEPTH
 #define ABDADA_MIN_DEPTH 3
 #endif
-/* Which first moves may be put off too (a younger brother may be, but at an expected cut node). At an expected
- * all-node every move has to be searched and the first is no better a guess than the others, so
- * a helper that finds it busy takes the next: the eldest-brother wait would otherwise send every
- * worker entering the node down the same move. Worker 0 keeps the sequential order, and at PV and
+/* Which first moves may be put off too (a younger brother may be, but at an expected cut node).
+ * At an expected all-node every move has to be searched and the first is no better a guess than
+ * the others, so a helper that finds it busy takes the next: the eldest-brother wait would
+ * otherwise send every worker entering the node down the same move. Worker 0 keeps the sequential order, and at PV and
  * expected cut nodes the first move stays everybody's (putting it off there cost 2 to 54%:
  * PERFORMANCE.md, twelfth session). 0: never; 1: at expected all-nodes, every worker; 2: at
  * expected all-nodes, helpers (the default: 4 to 12% less time to depth 13 than 0 with 132 to
@@ -507,7 +508,7 @@ DEVICE_FN u32 counter_slot(const Board *b, u32 prev) {
  * +-RMO_NOISE, its own for each move and node (history / 2 is within +-8192). Helpers then differ
  * where history cannot tell moves apart and keep its order where it can; ABDADA spreads them
  * anyway. Ordering them at random, Zeta's RMO and still the rule of RMO alone (where the order is
- * all that sets the helpers apart), took 8 to 10% more time to depth 13 with 132 to 528 workers
+ * all that sets the helpers apart), took 8 to 13% more time to depth 13 with 132 to 528 workers
  * on the H100 (noise 1,024; 256 did as well at 132 and 264 workers, not at 528; fourteenth
  * session). */
 #ifndef RMO_NOISE
