@@ -126,12 +126,13 @@ typedef struct {
 /* Which first moves may be put off too (a younger brother may be, but at an expected cut node).
  * At an expected all-node every move has to be searched and the first is no better a guess than
  * the others, so a helper that finds it busy takes the next: the eldest-brother wait would
- * otherwise send every worker entering the node down the same move. Worker 0 keeps the sequential order, and at PV and
- * expected cut nodes the first move stays everybody's (putting it off there cost 2 to 54%:
- * PERFORMANCE.md, twelfth session). 0: never; 1: at expected all-nodes, every worker; 2: at
- * expected all-nodes, helpers (the default: 4 to 12% less time to depth 13 than 0 with 132 to
- * 528 workers on the H100, thirteenth session); 3: at every node outside the PV, helpers (36 to
- * 42% more time than 2: a cut node's first move is the one that cuts). */
+ * otherwise send every worker entering the node down the same move. Worker 0 keeps the
+ * sequential order, and at PV and expected cut nodes the first move stays everybody's (putting
+ * it off there cost 2 to 54%: PERFORMANCE.md, twelfth session). 0: never; 1: at expected
+ * all-nodes, every worker; 2: at expected all-nodes, helpers (the default: 4 to 12% less time
+ * to depth 13 than 0 with 132 to 528 workers on the H100, thirteenth session); 3: at every node
+ * outside the PV, helpers (36 to 42% more time than 2: a cut node's first move is the one that
+ * cuts). */
 #ifndef FIRST_DEFER
 #define FIRST_DEFER 2
 #endif
