@@ -80,6 +80,17 @@ pub struct Iteration {
     pub worker: usize,
 }
 
+/// The diagnostic's node counts ([`GpuSearch::node_counts`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NodeCounts {
+    /// Nodes whose key and depth no worker had entered before in this search.
+    pub new: u64,
+    /// Nodes entered again (by the same worker or another).
+    pub seen: u64,
+    /// Nodes not counted: the device table had no free slot near their key.
+    pub lost: u64,
+}
+
 /// How an iteration ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Outcome {
@@ -361,16 +372,13 @@ impl GpuSearch {
         launches: u32,
     ) {
         let finisher = &self.host_results[done.worker];
-        let mut diag = String::new();
-        if self.diag_log2.is_some() {
-            let mut counts = [0u32; 5];
-            if self.device.read(&self.control, &mut counts).is_ok() {
-                diag = format!(
-                    "; search so far: {} nodes new, {} seen before, {} not counted",
-                    counts[2], counts[3], counts[4]
-                );
-            }
-        }
+        let diag = match self.node_counts() {
+            Ok(Some(c)) => format!(
+                "; search so far: {} nodes new, {} seen before, {} not counted",
+                c.new, c.seen, c.lost
+            ),
+            _ => String::new(),
+        };
         eprintln!(
             "iteration depth {} window {}..{}: {:.3} ms, launches {}; finisher worker {}: {} nodes, \
              {} table cutoffs, {} ETC; all {} workers: {} nodes, {} table cutoffs, {} ETC{}",
@@ -389,6 +397,22 @@ impl GpuSearch {
             done.etc_cutoffs,
             diag
         );
+    }
+
+    /// With `KOGGE_SEARCH_DIAG` set when the search was opened: the nodes its workers entered
+    /// (and did not put off) since the last [`GpuSearch::new_search`], new and seen before by key
+    /// and depth. `None` without it.
+    pub fn node_counts(&self) -> Result<Option<NodeCounts>, GpuError> {
+        if self.diag_log2.is_none() {
+            return Ok(None);
+        }
+        let mut words = [0u32; 5];
+        self.device.read(&self.control, &mut words)?;
+        Ok(Some(NodeCounts {
+            new: u64::from(words[2]),
+            seen: u64::from(words[3]),
+            lost: u64::from(words[4]),
+        }))
     }
 
     /// Fixes the node budget of every slice (at least 1), or with `None` lets it follow the

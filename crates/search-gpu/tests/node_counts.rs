@@ -1,0 +1,51 @@
+//! The node-count diagnostic (`KOGGE_SEARCH_DIAG`): with one worker every node entered is counted
+//! once, as new or as seen before. Its own test binary, because the variable is read when a
+//! search is opened and the environment is the process's.
+
+mod common;
+
+use kogge_chess::Epd;
+use kogge_search_gpu::driver::Outcome;
+use kogge_search_gpu::{GpuSearch, GpuSearchOptions, ParallelMode};
+
+#[test]
+fn one_worker_counts_every_node_it_enters_once() {
+    // SAFETY: set before any device is opened, in a binary whose only test this is, so no other
+    // thread reads the environment meanwhile.
+    unsafe { std::env::set_var("KOGGE_SEARCH_DIAG", "16") };
+    let board = Epd::parse("r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5Q2/PPPP1PPP/RNB1K1NR w KQkq - 2 4")
+        .expect("valid FEN")
+        .board;
+    for device in common::devices() {
+        let options = GpuSearchOptions {
+            workers: 1,
+            hash_mb: 8,
+            mode: ParallelMode::AbdadaRmo,
+            any_finisher: true,
+        };
+        let mut gpu = GpuSearch::with_device(device, options).expect("search kernel builds");
+        // Twice: the second search must start from cleared counts.
+        for _ in 0..2 {
+            gpu.new_search(&[]).unwrap();
+            let mut entered = 0;
+            for depth in 1..=5 {
+                match gpu
+                    .iterate(&board, depth, -32001, 32001, &mut |_| false)
+                    .unwrap()
+                {
+                    Outcome::Done(it) => entered += it.nodes,
+                    Outcome::Stopped { .. } => unreachable!("nothing stops it"),
+                }
+            }
+            let counts = gpu
+                .node_counts()
+                .unwrap()
+                .expect("KOGGE_SEARCH_DIAG is set");
+            eprintln!("{entered} nodes entered: {counts:?}");
+            assert_eq!(counts.lost, 0, "a 2^16-key table holds a depth-5 search");
+            assert_eq!(counts.new + counts.seen, entered);
+            // Every iteration enters the root again, and deeper ones the nodes of shallower.
+            assert!(counts.seen >= 4 && counts.new > 0, "{counts:?}");
+        }
+    }
+}
