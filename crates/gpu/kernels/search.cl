@@ -182,28 +182,39 @@ typedef struct {
 /* Diagnostics (the host defines DIAG_UNIQUE=N where KOGGE_SEARCH_DIAG=N is set): every node a
  * worker enters and does not put off counts as new or as seen before, by its key and depth, in a
  * table of 2^N keys after the control words, kept for the whole search. Across workers it tells
- * work done twice (the same node and depth) from work a single worker would not have done. */
+ * work done twice (the same node and depth) from work a single worker would not have done. Each
+ * key carries the tag of the run that entered it (1 to 3, set by the host): a node a run before
+ * this one entered counts as `earlier` (once; it then takes this run's tag), so that a search by
+ * many workers after one by a single worker, on the same table, splits its nodes into those of
+ * the single worker's tree and those outside it. */
 #define CONTROL_DIAG_NEW 2
 #define CONTROL_DIAG_SEEN 3
 #define CONTROL_DIAG_LOST 4 /* the table's 16 slots after the key's were taken */
+#define CONTROL_DIAG_EARLIER 5
+#define CONTROL_DIAG_TAG 6
 #define CONTROL_DIAG_TABLE 8 /* the table's first word (a u32 index; 8-byte aligned) */
 #ifdef DIAG_UNIQUE
 DEVICE_FN void diag_count(GLOBAL u32 *control, u64 key, i32 depth) {
     GLOBAL u64 *table = (GLOBAL u64 *)(control + CONTROL_DIAG_TABLE);
 #ifdef DIAG_KEY_ONLY
-    u64 h = key | 1u; /* positions, whatever the depth */
+    u64 h = key; /* positions, whatever the depth */
 #else
-    u64 h = (key ^ ((u64)(u32)(depth + 64) * U64_C(0x9E3779B97F4A7C15))) | 1u;
+    u64 h = key ^ ((u64)(u32)(depth + 64) * U64_C(0x9E3779B97F4A7C15));
 #endif
+    u64 tag = (u64)(control[CONTROL_DIAG_TAG] & 3u);
+    h = (h & ~(u64)3) | tag; /* never 0, an empty slot: the host's tags are 1 to 3 */
     u64 mask = ((u64)1 << DIAG_UNIQUE) - 1u;
     for (u32 probe = 0; probe < 16u; probe++) {
-        u64 old = ATOMIC_CAS_U64(table + (((h >> 20) + probe) & mask), 0u, h);
+        GLOBAL u64 *slot = table + (((h >> 20) + probe) & mask);
+        u64 old = ATOMIC_CAS_U64(slot, 0u, h);
         if (old == 0u) {
             ATOMIC_ADD_U32(&control[CONTROL_DIAG_NEW], 1u);
             return;
         }
-        if (old == h) {
-            ATOMIC_ADD_U32(&control[CONTROL_DIAG_SEEN], 1u);
+        if ((old >> 2) == (h >> 2)) {
+            /* Retagged by whoever gets there first: later entries count as seen. */
+            u32 earlier = old != h && ATOMIC_CAS_U64(slot, old, h) == old;
+            ATOMIC_ADD_U32(&control[earlier ? CONTROL_DIAG_EARLIER : CONTROL_DIAG_SEEN], 1u);
             return;
         }
     }

@@ -89,6 +89,9 @@ pub struct NodeCounts {
     pub seen: u64,
     /// Nodes not counted: the device table had no free slot near their key.
     pub lost: u64,
+    /// Nodes an earlier run on the same table had entered, counted once
+    /// ([`GpuSearch::next_node_count_run`]).
+    pub earlier: u64,
 }
 
 /// How an iteration ended.
@@ -135,10 +138,14 @@ pub struct GpuSearch {
     /// `KOGGE_SEARCH_DIAG=N`: the kernel counts nodes new and seen before in a table of 2^N keys
     /// (`DIAG_UNIQUE` in search.cl), cleared by every new search; the trace prints the counts.
     diag_log2: Option<u32>,
+    /// The node-count run's tag (1 to 3; 0 before the first).
+    diag_tag: u32,
 }
 
 /// The words of `control` before the diagnostic table (`CONTROL_DIAG_TABLE` in search.cl).
 const CONTROL_DIAG_TABLE: usize = 8;
+/// The word holding the current run's tag (`CONTROL_DIAG_TAG`).
+const CONTROL_DIAG_TAG: usize = 6;
 
 /// `control`'s length: the flag and the slice count, and with diagnostics their counters and
 /// table of 2^log2 keys.
@@ -213,6 +220,7 @@ impl GpuSearch {
             host_results: vec![WorkerResult::default(); w],
             trace: std::env::var_os("KOGGE_SEARCH_TRACE").is_some(),
             diag_log2,
+            diag_tag: 0,
             _module: module,
             search,
             options,
@@ -251,11 +259,28 @@ impl GpuSearch {
         self.history_len = recent.len() as u32;
         self.generation = (self.generation + 1) & 63;
         if self.diag_log2.is_some() {
-            // A fresh, zeroed table and counters for this search.
+            // A fresh, zeroed table and counters for this search, and the first run's tag.
             self.control = self.device.alloc(0)?;
             self.control = self.device.alloc(control_words(self.diag_log2))?;
+            self.diag_tag = 0;
+            self.next_node_count_run()?;
         }
         Ok(())
+    }
+
+    /// With `KOGGE_SEARCH_DIAG`: starts a new run of the node counts on the same table (counts
+    /// from zero, the next tag), so that the nodes a run enters that the runs before it entered
+    /// count as `earlier` in [`NodeCounts`]. E.g. one worker to depth d, the table cleared
+    /// ([`GpuSearch::clear`]), then many workers to depth d: which of their nodes are in one
+    /// worker's tree. Nothing without it.
+    pub fn next_node_count_run(&mut self) -> Result<(), GpuError> {
+        if self.diag_log2.is_none() {
+            return Ok(());
+        }
+        self.diag_tag = self.diag_tag % 3 + 1;
+        let mut words = [0u32; CONTROL_DIAG_TAG + 1];
+        words[CONTROL_DIAG_TAG] = self.diag_tag;
+        self.device.write(&mut self.control, &words)
     }
 
     /// Forgets the table and the move-ordering history.
@@ -374,8 +399,8 @@ impl GpuSearch {
         let finisher = &self.host_results[done.worker];
         let diag = match self.node_counts() {
             Ok(Some(c)) => format!(
-                "; search so far: {} nodes new, {} seen before, {} not counted",
-                c.new, c.seen, c.lost
+                "; search so far: {} nodes new, {} seen before, {} from an earlier run, {} not counted",
+                c.new, c.seen, c.earlier, c.lost
             ),
             _ => String::new(),
         };
@@ -400,18 +425,20 @@ impl GpuSearch {
     }
 
     /// With `KOGGE_SEARCH_DIAG` set when the search was opened: the nodes its workers entered
-    /// (and did not put off) since the last [`GpuSearch::new_search`], new and seen before by key
-    /// and depth. `None` without it.
+    /// (and did not put off) since the last [`GpuSearch::new_search`] or
+    /// [`GpuSearch::next_node_count_run`], new and seen before by key and depth. `None` without
+    /// it.
     pub fn node_counts(&self) -> Result<Option<NodeCounts>, GpuError> {
         if self.diag_log2.is_none() {
             return Ok(None);
         }
-        let mut words = [0u32; 5];
+        let mut words = [0u32; 6];
         self.device.read(&self.control, &mut words)?;
         Ok(Some(NodeCounts {
             new: u64::from(words[2]),
             seen: u64::from(words[3]),
             lost: u64::from(words[4]),
+            earlier: u64::from(words[5]),
         }))
     }
 
