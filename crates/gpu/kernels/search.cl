@@ -836,12 +836,14 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
     LOCAL_PTR u32 *words_local = (LOCAL_PTR u32 *)&s;
     const u32 stack_words = (u32)(sizeof(WorkerStack) / 4);
 
-    /* Lazy SMP: every other helper searches one ply deeper. RMO: helpers randomize quiet moves. */
+    /* Lazy SMP: every other helper searches one ply deeper. RMO: helpers perturb their quiet moves. */
     i32 root_depth = params->depth;
     u32 randomize_seed = 0;
     if (params->mode == MODE_LAZY) root_depth += (worker & 1u) && worker > 0 ? 1 : 0;
     if ((params->mode == MODE_RMO || params->mode == MODE_ABDADA_RMO) && worker > 0)
         randomize_seed = (worker + 1u) * 0x9E3779B9u;
+    /* How a helper's quiet moves are ordered (OrderHints.noise): at random under RMO alone. */
+    const u32 rmo_noise = params->mode == MODE_RMO ? 0u : RMO_NOISE;
 
     if (result->status != STATUS_RUNNING && !params->start) return;
 
@@ -929,7 +931,7 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
         } else if (need == NEED_GEN) {
             OrderHints hints;
             hints.tt_move = f.tt_move;
-            hints.noise = params->mode == MODE_RMO ? 0u : RMO_NOISE;
+            hints.noise = rmo_noise;
             hints.killer1 = s.killers[2 * ply];
             hints.killer2 = s.killers[2 * ply + 1];
             u32 slot = counter_slot(&cur, ply > 0 ? s.frames[ply - 1].move : 0u);
