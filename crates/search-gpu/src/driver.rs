@@ -285,12 +285,19 @@ impl GpuSearch {
 
     /// Forgets the table and the move-ordering history.
     pub fn clear(&mut self) -> Result<(), GpuError> {
-        let tt_words = self.tt.len();
-        self.tt = self.device.alloc(0)?;
-        self.tt = self.device.alloc(tt_words)?;
+        self.clear_table()?;
         let hist = self.histories.len();
         self.histories = self.device.alloc(0)?;
         self.histories = self.device.alloc(hist)?;
+        Ok(())
+    }
+
+    /// Forgets the table only: the workers keep their move-ordering history (a diagnostic's
+    /// control, one search's tree against the same search ordered by a history already trained).
+    pub fn clear_table(&mut self) -> Result<(), GpuError> {
+        let tt_words = self.tt.len();
+        self.tt = self.device.alloc(0)?;
+        self.tt = self.device.alloc(tt_words)?;
         Ok(())
     }
 
