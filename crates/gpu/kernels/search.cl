@@ -489,6 +489,18 @@ DEVICE_FN u32 is_prunable(const Board *b, const GLOBAL u64 *lines, const Frame *
  * Each worker's words (HISTORY_WORDS): the butterfly history, (side, from, to), then the counter
  * moves by the previous move's piece and target square. */
 #define COUNTER_BASE (2u * 64u * 64u)
+
+/* How many consecutive workers share one history table; by default all of them. Each worker with
+ * its own table, 132 workers visited 5.4 times the positions of one worker to depth 13 (8 bench
+ * positions, KOGGE_SEARCH_DIAG; fourteenth session): a helper's history, trained on its own
+ * corner of the tree, orders the rest badly. One table, trained by all, halved that at 528
+ * workers, and with helpers ordering by it plus RMO_NOISE it took 10 to 14% off the time to
+ * depth 13 at 132 to 528 workers (groups of 8 or 32: 4 to 10%; fifteenth session). Its updates
+ * race without atomics, which a heuristic can afford: an update lost or read stale changes an
+ * order, never a value. */
+#ifndef HISTORY_SHARE
+#define HISTORY_SHARE 0xFFFFFFFFu
+#endif
 #define COUNTER_NONE 768u
 
 DEVICE_FN u32 butterfly_index(u32 side, Move m) { return (side * 64u + (m & 63u)) * 64u + ((m >> 6) & 63u); }
@@ -521,10 +533,15 @@ DEVICE_FN u32 counter_slot(const Board *b, u32 prev) {
  * where history cannot tell moves apart and keep its order where it can; ABDADA spreads them
  * anyway. Ordering them at random, Zeta's RMO and still the rule of RMO alone (where the order is
  * all that sets the helpers apart), took 8 to 13% more time to depth 13 with 132 to 528 workers
- * on the H100 (noise 1,024; 256 did as well at 132 and 264 workers, not at 528; fourteenth
- * session). */
+ * on the H100 with each worker's own history and a noise of 1,024 (fourteenth session). With one
+ * history for all (HISTORY_SHARE), a helper needs more noise to stay apart from the others:
+ * 8,192 took 10 to 14% off the time to depth 13 with 132 to 528 workers, 1,024 added up to 7%
+ * (fifteenth session). More would mix quiet moves with the killers and the bad captures. */
 #ifndef RMO_NOISE
-#define RMO_NOISE 1024
+#define RMO_NOISE 8192
+#endif
+#if RMO_NOISE > 8192
+#error "RMO_NOISE: a quiet move's score must stay between SCORE_BAD_CAPTURE and SCORE_COUNTER"
 #endif
 
 /* The CPU search's order: the table move; queen promotions; captures that do not lose material
@@ -830,7 +847,7 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
     const u32 generation = params->generation;
     GLOBAL WorkerResult *result = results + worker;
     GLOBAL u32 *my_lists = lists + (u64)worker * GPU_MAX_PLY * MAX_MOVES;
-    GLOBAL i32 *history = histories + (u64)worker * HISTORY_WORDS;
+    GLOBAL i32 *history = histories + (u64)(worker / HISTORY_SHARE) * HISTORY_WORDS;
     GLOBAL u16 *pv = pvs + (u64)worker * GPU_MAX_PLY * GPU_MAX_PLY;
     GLOBAL u32 *words_saved = saved + (u64)worker * STACK_STRIDE_WORDS;
     LOCAL_PTR u32 *words_local = (LOCAL_PTR u32 *)&s;
