@@ -494,7 +494,7 @@ DEVICE_FN u32 is_prunable(const Board *b, const GLOBAL u64 *lines, const Frame *
  * its own table, 132 workers visited 5.4 times the positions of one worker to depth 13 (8 bench
  * positions, KOGGE_SEARCH_DIAG; fourteenth session): a helper's history, trained on its own
  * corner of the tree, orders the rest badly. One table, trained by all, halved that at 528
- * workers, and with helpers ordering by it plus RMO_NOISE it took 10 to 14% off the time to
+ * workers, and with helpers ordering by it plus RMO_NOISE it took 6 to 13% off the time to
  * depth 13 at 132 to 528 workers (groups of 8 or 32: 4 to 10%; fifteenth session). Its updates
  * race without atomics, which a heuristic can afford: an update lost or read stale changes an
  * order, never a value. */
@@ -535,8 +535,9 @@ DEVICE_FN u32 counter_slot(const Board *b, u32 prev) {
  * all that sets the helpers apart), took 8 to 13% more time to depth 13 with 132 to 528 workers
  * on the H100 with each worker's own history and a noise of 1,024 (fourteenth session). With one
  * history for all (HISTORY_SHARE), a helper needs more noise to stay apart from the others:
- * 8,192 took 10 to 14% off the time to depth 13 with 132 to 528 workers, 1,024 added up to 7%
- * (fifteenth session). More would mix quiet moves with the killers and the bad captures. */
+ * with 8,192 the shared table took 6 to 13% off the time to depth 13 with 132 to 528 workers,
+ * with 1,024 it added up to 7% (fifteenth session). More would mix quiet moves with the killers
+ * and the bad captures. */
 #ifndef RMO_NOISE
 #define RMO_NOISE 8192
 #endif
