@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Adds Nsight Compute's per-SASS-instruction counts up by kernel source line and function.
+"""Adds Nsight Compute's per-SASS-instruction counts up by kernel source line and function;
+without a profile, the kernel's code size the same way.
 
 Inputs: the SASS page of an ncu report (`ncu -i R --page source --csv --print-source sass`,
 as bench/gpu-perft-profile.sh writes it), the cubin and source NVRTC built (KOGGE_CUDA_DUMP),
@@ -10,6 +11,10 @@ Usage: tools/sass-profile.py --csv pos3-sass.csv --cubin kernel-0.cubin --source
        [--kernel NAME] [--nvdisasm PATH] [--top 40]
 Prints the functions and then the source lines with the most warp instructions executed, with
 the thread instructions (lanes doing work), the stall samples and the main stall reasons.
+
+Without --csv (--kernel then required) it prints the static size instead: instructions by the
+function and line they were compiled from (inlined code counts where it was written), and by
+kind of memory access; no GPU is needed (bench/gpu-kernel-size.sh).
 """
 
 import argparse
@@ -71,10 +76,14 @@ def functions_by_line(source_path):
 
     def names_of(lines):
         names, current = [], "(top)"
-        for t in lines:
+        for i, t in enumerate(lines):
             m = FUNC_RE.match(t)
             if m:
                 current = m.group(1)
+                # `KERNEL void LAUNCH_BOUNDS(...)`: the kernel's name opens the next line.
+                if current == "LAUNCH_BOUNDS" and i + 1 < len(lines):
+                    n = re.match(r"\s*(\w+)\s*\(", lines[i + 1])
+                    current = n.group(1) if n else current
             names.append(current)
         return names
 
@@ -98,9 +107,39 @@ def num(s):
         return 0.0
 
 
+# Kinds of SASS instruction worth counting apart in a kernel's size: memory by address space
+# (local memory is the stack of non-inlined calls and spills), calls and branches.
+KINDS = (("local", re.compile(r"^(?:@!?U?P\w+\s+)?(?:LDL|STL)\b")),
+         ("shared", re.compile(r"^(?:@!?U?P\w+\s+)?(?:LDS|STS|ATOMS)\b")),
+         ("global", re.compile(r"^(?:@!?U?P\w+\s+)?(?:LDG|STG|ATOMG|RED|LD|ST)\b")),
+         ("call", re.compile(r"^(?:@!?U?P\w+\s+)?CALL\b")),
+         ("branch", re.compile(r"^(?:@!?U?P\w+\s+)?(?:BRA|BRX|JMP|JMX)\b")))
+
+
+def static_size(sass, lines, args):
+    """Prints the kernel's instructions by source function and line, and by kind."""
+    by_func, by_line, kinds = defaultdict(int), defaultdict(int), defaultdict(int)
+    for _, line, text in sass:
+        by_func[describe(line, *lines)[0]] += 1
+        by_line[line] += 1
+        for kind, pattern in KINDS:
+            if pattern.match(text):
+                kinds[kind] += 1
+    total = len(sass)
+    print(f"{args.kernel}: {total} instructions ({16 * total / 1024:.1f} KiB), "
+          + ", ".join(f"{kinds[k]} {k}" for k, _ in KINDS))
+    print(f"\n{'function':32} {'instr':>6} {'%':>6}")
+    for func, n in sorted(by_func.items(), key=lambda kv: -kv[1]):
+        if n / total >= 0.002:
+            print(f"{func:32} {n:6} {100 * n / total:6.1f}")
+    print(f"\n{'line':>5} {'instr':>6}  source")
+    for line, n in sorted(by_line.items(), key=lambda kv: -kv[1])[: args.top]:
+        print(f"{line:5} {n:6}  {describe(line, *lines)[1][:90]}")
+
+
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--csv", required=True)
+    ap.add_argument("--csv", help="ncu's SASS page; without it, the static size")
     ap.add_argument("--cubin", required=True)
     ap.add_argument("--source", required=True)
     ap.add_argument("--kernel", help="the kernel profiled (default: the one the CSV names)")
@@ -108,6 +147,11 @@ def main():
     ap.add_argument("--top", type=int, default=40)
     args = ap.parse_args()
 
+    if args.csv is None:
+        if args.kernel is None:
+            raise SystemExit("--kernel is required without --csv")
+        static_size(disassemble(args.nvdisasm, args.cubin, args.kernel), functions_by_line(args.source), args)
+        return
     if args.kernel is None:
         args.kernel = kernel_of_csv(args.csv)
     sass = disassemble(args.nvdisasm, args.cubin, args.kernel)
