@@ -47,6 +47,10 @@ typedef unsigned char u8;
 // to private data, stack traffic.
 #define NOINLINE_FN __device__ __noinline__
 
+// Before a loop: compile it as a loop, not unrolled. For cold loops with a constant trip count
+// that the compiler would otherwise unroll into hundreds of instructions of a big kernel.
+#define NO_UNROLL _Pragma("unroll 1")
+
 // ---- Thread indices (1-D launches only), all u32 ------------------------------------------------
 #define GLOBAL_ID() ((u32)(blockIdx.x * blockDim.x + threadIdx.x))
 #define LOCAL_ID() ((u32)threadIdx.x)

@@ -36,6 +36,9 @@ typedef uchar u8;
 // runs on (PoCL, NVIDIA's) accept.
 #define NOINLINE_FN static __attribute__((noinline))
 
+// A loop compiled as a loop, not unrolled (see prelude_cuda.h); PoCL and NVIDIA take the pragma.
+#define NO_UNROLL _Pragma("unroll 1")
+
 // ---- Thread indices (1-D launches only), all u32 ------------------------------------------------
 #define GLOBAL_ID() ((u32)get_global_id(0))
 #define LOCAL_ID() ((u32)get_local_id(0))

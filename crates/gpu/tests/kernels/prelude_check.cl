@@ -18,7 +18,7 @@ DEVICE_FN u64 masked(CONSTANT_PTR const u64* masks, u32 i, u64 v) {
 DEVICE_FN u64 group_sum(LOCAL_PTR u64* scratch, u32 lid, u64 v) {
     scratch[lid] = v;
     BARRIER();
-    for (u32 stride = LOCAL_SIZE() / 2; stride > 0; stride /= 2) {
+    NO_UNROLL for (u32 stride = LOCAL_SIZE() / 2; stride > 0; stride /= 2) {
         if (lid < stride) {
             scratch[lid] += scratch[lid + stride];
         }
