@@ -1,14 +1,23 @@
 //! The search kernel's source, assembled in dependency order: the board and its legal move
 //! generation, the evaluation (its weights generated from `kogge_eval`, then `eval.h`), the
 //! generated search tables (Zobrist keys, reductions, pruning constants), `see.h`,
-//! `gives_check.h` and `search.cl`.
+//! `gives_check.h`, the search's parts (`search_state.h`, `search_position.h`,
+//! `search_moves.h`, `search_table.h`) and `search.cl`.
 
 use crate::eval_source::search_source_prefix;
 use crate::layout::{GPU_MAX_PLY, HISTORY_WORDS, WORKER_LANES};
 use crate::tables_source::{search_constants_source, zobrist_source};
 use kogge_eval::Weights;
 
-const SEARCH_CL: &str = include_str!("../../gpu/kernels/search.cl");
+/// The search's parts, in the order they build on each other, then the state machine and the
+/// kernel (`search.cl`).
+const SEARCH_PARTS: [&str; 5] = [
+    include_str!("../../gpu/kernels/search_state.h"),
+    include_str!("../../gpu/kernels/search_position.h"),
+    include_str!("../../gpu/kernels/search_moves.h"),
+    include_str!("../../gpu/kernels/search_table.h"),
+    include_str!("../../gpu/kernels/search.cl"),
+];
 /// `kernels/see.h`: static exchange evaluation (needs the search constants' SEE_VALUE).
 const SEE_H: &str = include_str!("../../gpu/kernels/see.h");
 /// `kernels/gives_check.h`: whether a move can give check, without making it.
@@ -16,15 +25,15 @@ const GIVES_CHECK_H: &str = include_str!("../../gpu/kernels/gives_check.h");
 
 /// The whole source of the search module, with the engine's evaluation weights.
 pub fn search_source() -> String {
-    [
+    let mut parts = vec![
         search_source_prefix(&Weights::DEFAULT),
         zobrist_source(),
         search_constants_source(),
         SEE_H.to_string(),
         GIVES_CHECK_H.to_string(),
-        SEARCH_CL.to_string(),
-    ]
-    .join("\n")
+    ];
+    parts.extend(SEARCH_PARTS.iter().map(|part| part.to_string()));
+    parts.join("\n")
 }
 
 /// `kernels/see_check.cl`: see.h's answers for a batch of moves, to compare with the CPU's.

@@ -1,0 +1,259 @@
+/* search_moves.h: a node's moves. Cooperative generation (one piece per lane, a prefix sum,
+ * a rank sort), the ordering scores, the shallow-depth pruning test, the history tables the
+ * workers share and the helpers' noise. After search_position.h, before search_table.h. */
+
+/* ---- Cooperative move generation --------------------------------------------------------------
+ * Lane i (< 16) takes our i-th piece (in square order) and finds its legal destinations with the
+ * masks of movegen.h; a prefix sum over the lanes' counts places every lane's moves; each lane
+ * scores its own moves; a rank sort writes the list best first to `out`. Returns the number of
+ * moves, the same in every lane. In quiescence (`captures_only`) only captures and queen
+ * promotions are generated, unless in check: then every evasion. */
+
+#define SCORE_TT 32767
+#define SCORE_PROMOTION 26000
+#define SCORE_CAPTURE 20000
+#define SCORE_KILLER1 19000
+#define SCORE_KILLER2 18999
+#define SCORE_COUNTER 18998
+#define SCORE_BAD_CAPTURE (-20000) /* below every quiet move: history / 2 stays within +-8192 */
+#define SCORE_UNDERPROMOTION (-30000)
+
+/* The moves a node orders first, besides captures: from the table, the killers of its ply and
+ * the counter to the move before; and how an RMO helper orders its quiet moves. */
+typedef struct {
+    u32 tt_move, killer1, killer2, counter;
+    u32 noise; /* RMO helpers: history plus a random number in +-noise; 0: at random (RMO alone) */
+} OrderHints;
+
+DEVICE_FN u32 xorshift32(u32 x) {
+    x ^= x << 13;
+    x ^= x >> 17;
+    x ^= x << 5;
+    return x;
+}
+
+/* A move that changes no material: not a capture, en passant or promotion. */
+DEVICE_FN u32 is_quiet(const Board *b, Move m) {
+    u32 to = (m >> 6) & 63u, kind = (m >> 12) & 3u;
+    if (kind == MOVE_PROMOTION || kind == MOVE_EN_PASSANT) return 0;
+    return kind == MOVE_CASTLING || !(b->colors[b->side ^ 1u] & bit(to));
+}
+
+/* Step 11's test for move m (`quiet`: is_quiet) of node f at `ply`: whether it is pruned, unless
+ * it gives check. Shallow-depth pruning follows the CPU search's conditions: not at the root, once
+ * a move has saved the node from a mate, with a piece besides pawns; quiescence prunes by delta
+ * and drops captures that lose material by exchange. The answer reads what changes only when a
+ * move is searched (alpha, the best value, the quiet moves counted), so it holds for every move
+ * from f.next on until the next one is searched: the lanes test those together (NEED_SCAN). */
+DEVICE_FN u32 is_prunable(const Board *b, const GLOBAL u64 *lines, const Frame *f, u32 ply, Move m, u32 quiet) {
+    u32 kind = (m >> 12) & 3u;
+    if (f->flags & FLAG_QS) {
+        if ((f->flags & FLAG_IN_CHECK) || kind == MOVE_PROMOTION) return 0;
+        u32 victim = kind == MOVE_EN_PASSANT ? PAWN : piece_type_on(b, bit((m >> 6) & 63u));
+        return f->static_eval + order_value(victim) + DELTA_MARGIN <= f->alpha || !see_ge(b, lines, m, 0);
+    }
+    if (ply == 0 || f->best <= -MATE_BOUND || !has_non_pawn_material(b)) return 0;
+    if (quiet) {
+        i32 late = (LMP_BASE + f->depth * f->depth) / ((f->flags & FLAG_IMPROVING) ? 1 : 2);
+        if (f->depth <= LMP_MAX_DEPTH && (i32)f->quiets >= late) return 1;
+        if (f->static_eval != -INF && f->depth <= FUTILITY_MAX_DEPTH &&
+            f->static_eval + FUTILITY_BASE + FUTILITY_PER_PLY * f->depth <= f->alpha)
+            return 1;
+    }
+    /* Moves that lose material by exchange, quiet or capture (a winning capture passes anyway). */
+    return f->depth <= SEE_PRUNE_MAX_DEPTH &&
+           !see_ge(b, lines, m, (quiet ? SEE_QUIET_MARGIN : SEE_CAPTURE_MARGIN) * f->depth);
+}
+
+/* ---- History --------------------------------------------------------------------------------
+ * Each worker's words (HISTORY_WORDS): the butterfly history, (side, from, to), then the counter
+ * moves by the previous move's piece and target square. */
+#define COUNTER_BASE (2u * 64u * 64u)
+
+/* How many consecutive workers share one history table; by default all of them. Each worker with
+ * its own table, 132 workers visited 5.4 times the positions of one worker to depth 13 (8 bench
+ * positions, KOGGE_SEARCH_DIAG; fourteenth session): a helper's history, trained on its own
+ * corner of the tree, orders the rest badly. One table, trained by all, halved that at 528
+ * workers, and with helpers ordering by it plus RMO_NOISE it took 6 to 13% off the time to
+ * depth 13 at 132 to 528 workers (groups of 8 or 32: 4 to 10%; fifteenth session). Its updates
+ * race without atomics, which a heuristic can afford: an update lost or read stale changes an
+ * order, never a value. */
+#ifndef HISTORY_SHARE
+#define HISTORY_SHARE 0xFFFFFFFFu
+#endif
+#define COUNTER_NONE 768u
+
+DEVICE_FN u32 butterfly_index(u32 side, Move m) { return (side * 64u + (m & 63u)) * 64u + ((m >> 6) & 63u); }
+
+/* The bonus of a cutoff at `depth`: the CPU search's history::bonus. */
+DEVICE_FN i32 history_bonus(i32 depth) {
+    i32 b = depth * depth * 16 + depth * 32;
+    return b < 1600 ? b : 1600;
+}
+
+/* Moves the entry toward the sign of `bonus`, saturating at +-HISTORY_MAX (the CPU's gravity
+ * update). */
+DEVICE_FN void history_update(GLOBAL i32 *entry, i32 bonus) {
+    i32 e = *entry, magnitude = bonus < 0 ? -bonus : bonus;
+    *entry = e + bonus - e * magnitude / HISTORY_MAX;
+}
+
+/* The counter-move slot of `prev`, the move that led to `b`: its piece (the king for a castling,
+ * the pawn for a promotion, as the CPU search keys it) and target square. COUNTER_NONE at the
+ * root and after a null move. */
+DEVICE_FN u32 counter_slot(const Board *b, u32 prev) {
+    if (prev == 0) return COUNTER_NONE;
+    u32 to = (prev >> 6) & 63u, kind = (prev >> 12) & 3u;
+    u32 type = kind == MOVE_CASTLING ? KING : kind == MOVE_PROMOTION ? PAWN : piece_type_on(b, bit(to));
+    return ((b->side ^ 1u) * 6u + type) * 64u + to;
+}
+
+/* ABDADA over RMO: a helper's quiet moves are ordered by history plus a random number in
+ * +-RMO_NOISE, its own for each move and node (history / 2 is within +-8192). Helpers then differ
+ * where history cannot tell moves apart and keep its order where it can; ABDADA spreads them
+ * anyway. Ordering them at random, Zeta's RMO and still the rule of RMO alone (where the order is
+ * all that sets the helpers apart), took 8 to 13% more time to depth 13 with 132 to 528 workers
+ * on the H100 with each worker's own history and a noise of 1,024 (fourteenth session). With one
+ * history for all (HISTORY_SHARE), a helper needs more noise to stay apart from the others:
+ * with 8,192 the shared table took 6 to 13% off the time to depth 13 with 132 to 528 workers,
+ * with 1,024 it added up to 7% (fifteenth session). More would mix quiet moves with the killers
+ * and the bad captures. */
+#ifndef RMO_NOISE
+#define RMO_NOISE 8192
+#endif
+#if RMO_NOISE > 8192
+#error "RMO_NOISE: a quiet move's score must stay between SCORE_BAD_CAPTURE and SCORE_COUNTER"
+#endif
+
+/* The CPU search's order: the table move; queen promotions; captures that do not lose material
+ * by exchange, most valuable victim first; the killers; the counter move; the other quiet moves
+ * by history (an RMO helper's with noise, or at random); captures that lose material;
+ * under-promotions.
+ * In quiescence (`captures_only`) every capture counts as good: the losing ones are pruned there
+ * anyway. */
+NOINLINE_FN i32 score_move(const Board *b, const GLOBAL u64 *lines, Move m, const OrderHints *hints,
+                           const GLOBAL i32 *history, u32 randomize, int captures_only) {
+    if (m == hints->tt_move) return SCORE_TT;
+    u32 from = m & 63u, to = (m >> 6) & 63u, kind = (m >> 12) & 3u;
+    u32 them = b->side ^ 1u;
+    if (kind == MOVE_PROMOTION) {
+        if (((m >> 14) & 3u) != 3u) return SCORE_UNDERPROMOTION;
+        u32 victim = (b->colors[them] & bit(to)) ? piece_type_on(b, bit(to)) : 0u;
+        return SCORE_PROMOTION + order_value(victim) / 10;
+    }
+    if (kind == MOVE_EN_PASSANT) return SCORE_CAPTURE + 100 - PAWN;
+    if (kind != MOVE_CASTLING && (b->colors[them] & bit(to))) {
+        u32 victim = piece_type_on(b, bit(to)), attacker = piece_type_on(b, bit(from));
+        i32 base = order_value(victim) - (i32)attacker;
+        return (captures_only || see_ge(b, lines, m, 0) ? SCORE_CAPTURE : SCORE_BAD_CAPTURE) + base;
+    }
+    if (m == hints->killer1) return SCORE_KILLER1;
+    if (m == hints->killer2) return SCORE_KILLER2;
+    if (m == hints->counter) return SCORE_COUNTER;
+    i32 h = history[butterfly_index(b->side, m)] / 2;
+    if (!randomize) return h;
+    u32 r = xorshift32(randomize ^ (m * 2654435761u));
+    if (hints->noise == 0) return (i32)(r & 8191u) - 4096;
+    return h + (i32)(r % (2u * hints->noise + 1u)) - (i32)hints->noise;
+}
+
+/* Whether the table's move may be tried before the moves are generated: one that quiescence
+ * would generate (captures, en passant, queen promotions, unless in check: `captures_only`),
+ * and that can be a move here at all (our piece on its from-square, none of ours on its
+ * to-square but a castling's rook): the table's moves were legal in a position of the same
+ * 64-bit key, so only a key collision could bring another. */
+DEVICE_FN u32 tt_move_first(const Board *b, u32 m, u32 captures_only) {
+    if (m == 0) return 0;
+    u32 from = m & 63u, to = (m >> 6) & 63u, kind = (m >> 12) & 3u;
+    u64 ours = color_set(b, b->side), theirs = color_set(b, b->side ^ 1u);
+    if (!(ours & bit(from)) || (kind != MOVE_CASTLING && (ours & bit(to)))) return 0;
+    if (!captures_only) return 1;
+    if (kind == MOVE_PROMOTION) return ((m >> 14) & 3u) == 3u;
+    return kind == MOVE_EN_PASSANT || (kind != MOVE_CASTLING && (theirs & bit(to)));
+}
+
+DEVICE_FN u32 gen_sorted(const Board *b, const GLOBAL u64 *lines, u32 lane, int captures_only,
+                         const OrderHints *hints, const GLOBAL i32 *history, u32 randomize, LOCAL_PTR u32 *keys,
+                         LOCAL_PTR u32 *lane_counts, GLOBAL u32 *out) {
+    Masks m;
+    prepare_lines(b, lines, &m);
+    if (m.checks) captures_only = 0;
+    u64 target = ~m.us & m.checkmask;
+    if (captures_only) target &= m.them;
+    u64 last = b->side ? RANK_1 : RANK_8;
+
+    /* This lane's piece: the lane-th of ours in square order (a binary search on popcounts, not
+     * `lane` steps of clearing the lowest bit). */
+    u64 mine = lane < popc(m.us) ? m.us : 0;
+    u32 from = mine ? eval_nth_square(mine, lane) : 64u;
+    u64 fb = mine ? bit(from) : 0;
+    u32 type = mine ? piece_type_on(b, fb) : 6u;
+    u64 to = 0;       /* ordinary destinations */
+    u64 promo_to = 0; /* pawn destinations on the last rank */
+    u32 ep = 0, castles = 0;
+    if (lane >= 16u || !mine) {
+    } else if (type == KING) {
+        to = m.king_to & (captures_only ? m.them : ~0UL);
+        if (m.checks == 0 && !captures_only) {
+            u32 slot = 2u * b->side;
+            castles = (u32)can_castle(b, &m, slot) | ((u32)can_castle(b, &m, slot + 1u) << 1);
+        }
+    } else if (m.checks > 1) {
+    } else if (type == KNIGHT) {
+        if (!(fb & (m.pin_hv | m.pin_diag))) to = knight_from(lines, from) & target;
+    } else if (type == PAWN) {
+        u64 t = pawn_targets(b, &m, fb);
+        promo_to = t & last;
+        to = t & ~last;
+        if (captures_only) to &= m.them;
+        if (b->ep != NO_SQUARE && (pawn_attacks(b->side, fb) & bit(b->ep))) ep = (u32)ep_is_legal(b, &m, from);
+    } else {
+        u64 t = 0;
+        if (type != BISHOP && !(fb & m.pin_diag)) {
+            u64 r = rook_from(lines, from, m.occ) & target;
+            if (fb & m.pin_hv) r &= m.pin_hv;
+            t |= r;
+        }
+        if (type != ROOK && !(fb & m.pin_hv)) {
+            u64 d = bishop_from(lines, from, m.occ) & target;
+            if (fb & m.pin_diag) d &= m.pin_diag;
+            t |= d;
+        }
+        to = t;
+    }
+    u32 per_promo = captures_only ? 1u : 4u;
+    u32 count = popc(to) + per_promo * popc(promo_to) + ep + popc((u64)castles);
+
+    /* Each lane reserves room for its moves (the counter is zero on entry: see the end) and
+     * writes them unscored. Where they land does not matter: the rank sort orders them. */
+    u32 at = ATOMIC_ADD_U32(&lane_counts[0], count);
+    for (u64 t = to; t; t &= t - 1) keys[at++] = MOVE(from, lsb(t), MOVE_NORMAL, 0u);
+    for (u64 t = promo_to; t; t &= t - 1)
+        for (u32 p = 0; p < per_promo; p++) keys[at++] = MOVE(from, lsb(t), MOVE_PROMOTION, 3u - p);
+    if (ep) keys[at++] = MOVE(from, b->ep, MOVE_EN_PASSANT, 0u);
+    for (u32 w = 0; w < 2; w++) {
+        if (!(castles & (1u << w))) continue;
+        u32 base = b->side ? 56u : 0u;
+        keys[at++] = MOVE(from, base + b->castle[2u * b->side + w], MOVE_CASTLING, 0u);
+    }
+    BARRIER();
+    u32 total = lane_counts[0];
+    /* Scores, spread over the lanes rather than by piece: a queen's 27 history reads would
+     * otherwise wait for each other on one lane. Sort keys: score high, move low. */
+    for (u32 i = lane; i < total; i += WORKER_LANES) {
+        Move mv = (Move)keys[i];
+        keys[i] = ((u32)(score_move(b, lines, mv, hints, history, randomize, captures_only) + 32768) << 16) | mv;
+    }
+    BARRIER();
+    /* Rank sort, best first: keys are distinct (the moves are), so ranks are too. */
+    for (u32 i = lane; i < total; i += WORKER_LANES) {
+        u32 k = keys[i], rank = 0;
+        for (u32 j = 0; j < total; j++) rank += keys[j] > k;
+        out[rank] = k;
+    }
+    BARRIER();
+    /* The next generation's counter. Between this and the next use there is always a barrier
+     * (a generation belongs to a node, and entering a node synchronises). */
+    if (lane == 0) lane_counts[0] = 0;
+    return total;
+}

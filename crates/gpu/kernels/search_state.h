@@ -1,0 +1,264 @@
+/* search_state.h: what the GPU search keeps and shares. Its limits and the ABDADA knobs; a
+ * node's frame; the transposition table's entry; what the host passes and reads back
+ * (SearchParams, WorkerResult, the control words; mirrored in crates/search-gpu/src/layout.rs);
+ * the node-count diagnostic; a worker's stack in shared memory and what lane 0 broadcasts; the
+ * lanes' ballot. Part of the search module, before search_position.h (kernel_source.rs joins the
+ * parts in order; search.cl describes the whole). */
+
+#define INF 32001
+#define MATE 32000
+#define MATE_BOUND (MATE - 2 * GPU_MAX_PLY)
+#define MAX_MOVES 256
+
+/* ABDADA: the most moves of one node put off to its second pass (the others are searched at once
+ * even when busy). At most 16: the frame keeps a byte per move, in one word up to 8 and two above
+ * (the larger frame cost one worker 1.2% on the H100, thirteenth session). */
+#ifndef MAX_DEFERRED
+#define MAX_DEFERRED 8u
+#endif
+#if MAX_DEFERRED > 16
+#error "MAX_DEFERRED is at most 16"
+#endif
+
+/* ---- Frames -----------------------------------------------------------------------------------
+ * One node being searched. The current node's frame lives in private memory (registers); its
+ * ancestors' frames are spilled to the shared stack on the way down. */
+typedef struct {
+    i32 alpha, beta, depth, best;
+    i32 alpha_orig, static_eval;
+    u32 best_move, tt_move;
+    u32 n_moves, next, legal;
+    u32 flags;
+    u32 move;       /* the child being searched */
+    u32 step;       /* which search of that child is running (STEP_*) */
+    i32 child_depth; /* the child's depth before reduction, for re-searches */
+    u32 halfmove;   /* plies since the last capture or pawn move */
+    u32 pv_len;
+    u32 quiets;     /* quiet moves searched, for late-move pruning */
+    u32 deferred_count, deferred_done; /* ABDADA: moves put off, and taken up again */
+    u64 deferred;   /* their list indices, a byte each */
+#if MAX_DEFERRED > 8
+    u64 deferred_more; /* and the 9th to 16th */
+#endif
+} Frame;
+
+#define FLAG_PV 1u
+#define FLAG_IN_CHECK 2u  /* the side to move is in check: set by the parent, which tested it when
+                          * it made the move (the root tests its own; a null move never checks) */
+#define FLAG_NULL 4u      /* reached by a null move: no second one in a row */
+#define FLAG_QS 8u        /* a quiescence node */
+#define FLAG_CLAIMED 16u  /* ABDADA: this node is marked busy in the table, by this worker */
+#define FLAG_TT_FIRST 32u /* the table's move is being tried before the others are generated */
+#define FLAG_CUT 64u      /* an expected cut node (the CPU search's `cut_node`) */
+#define FLAG_IMPROVING 128u /* the static evaluation is above the one two plies up */
+#define FLAG_FIFTY 256u   /* in check with the fifty moves run out: mate or a draw */
+#define FLAG_ETC 512u     /* the children's table entries have been looked at (ETC) */
+
+#define STEP_FULL 0u      /* the first move, full window */
+#define STEP_REDUCED 1u   /* null window, reduced depth */
+#define STEP_ZW 2u        /* null window, full depth */
+#define STEP_PV 3u        /* the re-search of a PV node's move with the full window */
+#define STEP_NULL 4u      /* the null-move search */
+
+/* ---- Transposition table ----------------------------------------------------------------------
+ * Buckets of four 16-byte entries, shared by every worker, written without locks: `check` is
+ * key ^ data, so a torn entry (two workers writing at once) fails the check and reads as a miss.
+ * data: move 0..15 | score 16..31 | static eval 32..47 | depth 48..55 | bound 56..57 |
+ * generation 58..63. */
+typedef struct {
+    u64 check;
+    u64 data;
+} TTEntry;
+
+#define TT_BUCKET 4u
+#define BOUND_UPPER 1u
+#define BOUND_LOWER 2u
+#define BOUND_EXACT 3u
+
+/* ---- Host interface (mirrored in crates/search-gpu/src/layout.rs) ---------------------------- */
+typedef struct {
+    PackedBoard root;
+    u64 root_key;
+    i32 alpha, beta, depth;
+    u32 root_halfmove;
+    u32 history_len;  /* game keys before the root, oldest first */
+    u32 slice_nodes;  /* node budget per worker per launch (on average, with several workers) */
+    u32 start;        /* 1: every worker starts at the root; 0: resume */
+    u32 generation;   /* transposition table age, 0..63 */
+    u32 tt_buckets_log2;
+    u32 workers;
+    u32 mode;         /* MODE_* */
+    u32 any_finisher; /* 1: the first worker to finish ends the iteration; 0: worker 0 only */
+} SearchParams;
+
+#define MODE_LAZY 0u
+#define MODE_RMO 1u
+#define MODE_ABDADA 2u
+#define MODE_ABDADA_RMO 3u /* both: helpers order quiet moves with noise and defer busy nodes */
+
+/* ABDADA: positions being searched, by key (`busy[key & (BUSY_ENTRIES - 1)] == key`), so that
+ * another worker reaching one as a younger brother (outside an expected cut node: CUT_DEFER)
+ * puts it off and searches its other moves first. Only nodes this deep are marked: the table
+ * traffic would cost more than it saves below. */
+#define BUSY_ENTRIES 65536u
+#ifndef ABDADA_MIN_DEPTH
+#define ABDADA_MIN_DEPTH 3
+#endif
+/* Which first moves may be put off too (a younger brother may be, but at an expected cut node).
+ * At an expected all-node every move has to be searched and the first is no better a guess than
+ * the others, so a helper that finds it busy takes the next: the eldest-brother wait would
+ * otherwise send every worker entering the node down the same move. Worker 0 keeps the
+ * sequential order, and at PV and expected cut nodes the first move stays everybody's (putting
+ * it off there cost 2 to 54%: PERFORMANCE.md, twelfth session). 0: never; 1: at expected
+ * all-nodes, every worker; 2: at expected all-nodes, helpers (the default: 4 to 12% less time
+ * to depth 13 than 0 with 132 to 528 workers on the H100, thirteenth session); 3: at every node
+ * outside the PV, helpers (36 to 42% more time than 2: a cut node's first move is the one that
+ * cuts). */
+#ifndef FIRST_DEFER
+#define FIRST_DEFER 2
+#endif
+/* Whether a busy younger brother may be put off at an expected cut node too (1), or is searched
+ * at once by every worker that reaches it (0, the default). A cut node's later moves are searched
+ * only because the first failed to cut, and the next often does: workers spread over its moves
+ * search siblings that the one that cuts makes useless. With 0 the nodes the workers visit, and
+ * the time to depth 13, went down most at 528 workers (-10%, two sets of four runs; -3% and -2%
+ * at 132 and 264; fourteenth session). */
+#ifndef CUT_DEFER
+#define CUT_DEFER 0
+#endif
+
+typedef struct {
+    u32 status;       /* STATUS_* */
+    i32 score;
+    u32 best_move;
+    u32 depth;        /* the depth this worker searched */
+    u64 nodes;        /* nodes searched since the search started */
+    u32 seldepth;
+    u32 pv_len;
+    u16 pv[GPU_MAX_PLY];
+    u32 partial_move; /* this iteration's best root move so far (one that raised alpha), or 0 */
+    i32 partial_score;
+    u64 tt_cutoffs;   /* nodes of this iteration that ended on the table's bound at entry */
+    u64 etc_cutoffs;  /* nodes of this iteration cut by a child's bound (ETC) */
+} WorkerResult;
+
+#define STATUS_RUNNING 0u /* suspended at the end of a slice, resumes at the next launch */
+#define STATUS_DONE 1u    /* finished the iteration: score, best move and PV are valid */
+#define STATUS_IDLE 2u    /* stopped because another worker finished the iteration */
+
+/* control[0]: set by the first worker to finish the iteration; the others stop. */
+#define CONTROL_DONE 0
+/* control[1]: nodes entered in this launch by all workers, zeroed by the host before each launch.
+ * With several workers a launch ends when they have entered `slice_nodes` nodes each on average,
+ * not when each has: workers differ in what their nodes cost (one whose nodes end on the table
+ * goes faster), and with a budget of their own the fast ones, the finisher among them, waited
+ * at the end of every slice for the slowest (time to depth 13 went down 6 to 16% with 132 to 528
+ * workers on the H100, thirteenth session). Each still enters a quarter of its share (one node at
+ * least), so that workers beyond those resident at once (a second wave) are not starved, and
+ * none enters more than four shares, so that a slice stays short when workers have finished and
+ * left the rest to fewer (worker 0 ending iterations alone). One worker keeps its own count: the
+ * atomic would cost it 2%. */
+#define CONTROL_SLICE 1
+
+/* Diagnostics (the host defines DIAG_UNIQUE=N where KOGGE_SEARCH_DIAG=N is set): every node a
+ * worker enters and does not put off counts as new or as seen before, by its key and depth, in a
+ * table of 2^N keys after the control words, kept for the whole search. Across workers it tells
+ * work done twice (the same node and depth) from work a single worker would not have done. Each
+ * key carries the tag of the run that entered it (1 to 3, set by the host): a node a run before
+ * this one entered counts as `earlier` (once; it then takes this run's tag), so that a search by
+ * many workers after one by a single worker, on the same table, splits its nodes into those of
+ * the single worker's tree and those outside it. */
+#define CONTROL_DIAG_NEW 2
+#define CONTROL_DIAG_SEEN 3
+#define CONTROL_DIAG_LOST 4 /* the table's 16 slots after the key's were taken */
+#define CONTROL_DIAG_EARLIER 5
+#define CONTROL_DIAG_TAG 6
+#define CONTROL_DIAG_TABLE 8 /* the table's first word (a u32 index; 8-byte aligned) */
+#ifdef DIAG_UNIQUE
+DEVICE_FN void diag_count(GLOBAL u32 *control, u64 key, i32 depth) {
+    GLOBAL u64 *table = (GLOBAL u64 *)(control + CONTROL_DIAG_TABLE);
+#ifdef DIAG_KEY_ONLY
+    u64 h = key; /* positions, whatever the depth */
+#else
+    u64 h = key ^ ((u64)(u32)(depth + 64) * U64_C(0x9E3779B97F4A7C15));
+#endif
+    u64 tag = (u64)(control[CONTROL_DIAG_TAG] & 3u);
+    h = (h & ~(u64)3) | tag; /* never 0, an empty slot: the host's tags are 1 to 3 */
+    u64 mask = ((u64)1 << DIAG_UNIQUE) - 1u;
+    for (u32 probe = 0; probe < 16u; probe++) {
+        GLOBAL u64 *slot = table + (((h >> 20) + probe) & mask);
+        u64 old = ATOMIC_CAS_U64(slot, 0u, h);
+        if (old == 0u) {
+            ATOMIC_ADD_U32(&control[CONTROL_DIAG_NEW], 1u);
+            return;
+        }
+        if ((old >> 2) == (h >> 2)) {
+            /* Retagged by whoever gets there first: later entries count as seen. */
+            u32 earlier = old != h && ATOMIC_CAS_U64(slot, old, h) == old;
+            ATOMIC_ADD_U32(&control[earlier ? CONTROL_DIAG_EARLIER : CONTROL_DIAG_SEEN], 1u);
+            return;
+        }
+    }
+    ATOMIC_ADD_U32(&control[CONTROL_DIAG_LOST], 1u);
+}
+#endif
+
+/* ---- The shared stack of one worker ------------------------------------------------------------
+ * Boards are kept unpacked (88 bytes a ply, not a PackedBoard's 40): every node packed its board
+ * on entry and every return unpacked its parent's. The kernel is 96 instructions shorter, and on
+ * the H100 264 and 528 workers searched 4% more nodes per second (time to depth 13: -10% and -4%;
+ * 132 workers -2%), one worker 1.4% fewer (sixteenth session); the stack is 3 KB larger per
+ * worker (12.4 KB), which twelve workers per multiprocessor still fit. */
+typedef struct {
+    Frame frames[GPU_MAX_PLY];      /* ancestors' frames */
+    Board boards[GPU_MAX_PLY];      /* the position at each ply */
+    u64 keys[GPU_MAX_PLY];          /* its Zobrist key */
+    u32 killers[2 * GPU_MAX_PLY];
+    Frame current;                  /* the node about to be entered, across a slice boundary */
+    u32 ply;
+    u32 seldepth;
+    u64 nodes;
+    u64 tt_cutoffs;
+    u64 etc_cutoffs;
+} WorkerStack;
+
+/* Each worker's saved stack starts on a 256-byte boundary. PoCL 3.1 needs it: with the stacks
+ * packed at their size (then 9,320 bytes, a multiple of 8 only), the stacks of workers other than 0
+ * came back corrupted from suspension now and then, and their results missed mates (moving with
+ * unrelated code changes); GPUs read it better aligned too. */
+#define STACK_STRIDE_WORDS (((u32)(sizeof(WorkerStack) / 4) + 63u) & ~63u)
+
+/* What lane 0 read from global memory, for every lane. */
+typedef struct {
+    u64 tt_data;
+    u32 tt_hit;
+    u32 done;
+    u32 busy;         /* ABDADA: another worker is searching this node */
+    u32 slice_used;   /* nodes entered in this launch by all workers before this one (several workers) */
+} Broadcast;
+
+/* ---- Enhanced transposition cutoff ---------------------------------------------------------------
+ * Before a node outside the PV searches its list, the lanes make its first WORKER_LANES moves and
+ * probe their children's table entries together: a child bounded at or below -beta by an entry
+ * deep enough cuts the node at once, before any move is searched. A round is one move made and one
+ * probe per lane, side by side; on a CPU each probe is a cache miss of its own, and engines that
+ * use ETC at all keep it to the deeper nodes. */
+#ifndef ETC_MIN_DEPTH
+#define ETC_MIN_DEPTH 1
+#endif
+
+/* ---- Votes ------------------------------------------------------------------------------------
+ * The lanes for which p holds, as a mask every lane gets: a ballot through shared memory, for the
+ * rounds in which each lane tests one move (NEED_SCAN, NEED_ETC). `word` only grows, by each
+ * voting lane's bit, so no round resets it: the mask is its growth since `*seen`, what every lane
+ * read after the round before. The barrier after the read keeps the next round's votes from
+ * reaching a lane still reading this one (PoCL runs the lanes one after another). What a lane
+ * wrote to shared memory before voting, every lane can read after. */
+DEVICE_FN u32 lanes_voting(LOCAL_PTR u32 *word, u32 *seen, u32 lane, u32 p) {
+    if (p) ATOMIC_ADD_U32(word, 1u << lane);
+    BARRIER();
+    u32 now = *word, mask = now - *seen;
+    BARRIER();
+    *seen = now;
+    return mask;
+}

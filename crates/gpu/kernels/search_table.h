@@ -1,0 +1,100 @@
+/* search_table.h: the transposition table's probe and store (lane 0 only), repetitions, and
+ * ETC's test of a child's entry. After search_moves.h, before search.cl. */
+
+/* ---- Transposition table --------------------------------------------------------------------- */
+DEVICE_FN i32 score_to_tt(i32 s, u32 ply) {
+    if (s >= MATE_BOUND) return s + (i32)ply;
+    if (s <= -MATE_BOUND) return s - (i32)ply;
+    return s;
+}
+
+DEVICE_FN i32 score_from_tt(i32 s, u32 ply) {
+    if (s >= MATE_BOUND) return s - (i32)ply;
+    if (s <= -MATE_BOUND) return s + (i32)ply;
+    return s;
+}
+
+DEVICE_FN u32 tt_move_of(u64 d) { return (u32)(d & 0xffffu); }
+DEVICE_FN i32 tt_score_of(u64 d) { return (i32)(i16)(u16)(d >> 16); }
+DEVICE_FN i32 tt_eval_of(u64 d) { return (i32)(i16)(u16)(d >> 32); }
+DEVICE_FN i32 tt_depth_of(u64 d) { return (i32)((d >> 48) & 0xffu); }
+DEVICE_FN u32 tt_bound_of(u64 d) { return (u32)((d >> 56) & 3u); }
+
+/* Lane 0 only. */
+DEVICE_FN u32 tt_probe(const GLOBAL TTEntry *tt, u32 log2, u64 key, u64 *data) {
+    const GLOBAL TTEntry *bucket = tt + ((key & ((1UL << log2) - 1)) * TT_BUCKET);
+    for (u32 i = 0; i < TT_BUCKET; i++) {
+        u64 c = bucket[i].check, d = bucket[i].data;
+        if ((c ^ d) == key && d != 0) {
+            *data = d;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Lane 0 only. Replaces the entry of the same position, else the one least worth keeping
+ * (shallow, or from an older search). */
+NOINLINE_FN void tt_store(GLOBAL TTEntry *tt, u32 log2, u64 key, u32 move, i32 score, i32 eval, i32 depth, u32 bound,
+                        u32 generation) {
+    GLOBAL TTEntry *bucket = tt + ((key & ((1UL << log2) - 1)) * TT_BUCKET);
+    u32 slot = 0;
+    i32 worst = 1 << 30;
+    for (u32 i = 0; i < TT_BUCKET; i++) {
+        u64 c = bucket[i].check, d = bucket[i].data;
+        if ((c ^ d) == key) {
+            if (move == 0) move = tt_move_of(d);
+            if (bound != BOUND_EXACT && depth + 2 < tt_depth_of(d) && (u32)(d >> 58) == generation) return;
+            slot = i;
+            break;
+        }
+        i32 value = tt_depth_of(d) - (((u32)(d >> 58) == generation) ? 0 : 64);
+        if (d == 0) value = -1000;
+        if (value < worst) {
+            worst = value;
+            slot = i;
+        }
+    }
+    if (depth < 0) depth = 0;
+    if (depth > 255) depth = 255;
+    u64 d = (u64)(move & 0xffffu) | ((u64)(u16)(i16)score << 16) | ((u64)(u16)(i16)eval << 32) |
+            ((u64)depth << 48) | ((u64)bound << 56) | ((u64)(generation & 63u) << 58);
+    bucket[slot].data = d;
+    bucket[slot].check = key ^ d;
+}
+
+/* ---- Draws ------------------------------------------------------------------------------------ */
+/* A repetition of an earlier position since the last irreversible move. One in the search (keys
+ * of the shared stack) counts: the side that could avoid it would have, if it were better. One
+ * from the game before the root needs a second, as the threefold rule says (the CPU search's
+ * draw.rs). */
+DEVICE_FN int is_repetition(LOCAL_PTR WorkerStack *s, u32 ply, u64 key, u32 halfmove, const GLOBAL u64 *game_keys,
+                            u32 history_len) {
+    u32 seen_in_game = 0;
+    for (u32 d = 4; d <= halfmove; d += 2) {
+        if (d <= ply) {
+            if (s->keys[ply - d] == key) return 1;
+        } else {
+            u32 back = d - ply; /* 1 = the position just before the root */
+            if (back > history_len) return 0;
+            if (game_keys[history_len - back] == key && ++seen_in_game >= 2) return 1;
+        }
+    }
+    return 0;
+}
+
+/* ETC's test for the child of node f's move m (the child: key `ckey`, table entry d): whether its
+ * bound cuts f, and the value it gives f. The entry must be as deep as the child's search at
+ * depth f.depth - 1 (the reductions, extensions and pruning ahead are not known yet), hold a
+ * bound from above (exact or upper), not a mate score, and the child be no draw by repetition or
+ * by the fifty-move rule (its entry would not say). */
+DEVICE_FN u32 child_entry_cuts(const Board *b, const Frame *f, u32 ply, Move m, u64 ckey, u64 d,
+                               LOCAL_PTR WorkerStack *s, const GLOBAL u64 *game_keys, u32 history_len, i32 *value) {
+    if (d == 0 || tt_bound_of(d) == BOUND_LOWER || tt_depth_of(d) < f->depth - 1) return 0;
+    i32 ts = score_from_tt(tt_score_of(d), ply + 1);
+    if (-ts < f->beta || ts <= -MATE_BOUND || ts >= MATE_BOUND) return 0;
+    u32 hm = halfmove_after(b, m, f->halfmove);
+    if (hm >= 100 || is_repetition(s, ply + 1, ckey, hm, game_keys, history_len)) return 0;
+    *value = -ts;
+    return 1;
+}
