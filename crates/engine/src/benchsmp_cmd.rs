@@ -44,8 +44,8 @@ pub struct BenchSmpArgs {
     #[arg(long, default_value_t = 256)]
     pub hash: usize,
 
-    /// How workers share the search: lazy, rmo or abdada.
-    #[arg(long, default_value = "abdada-rmo", value_parser = ["lazy", "rmo", "abdada", "abdada-rmo"])]
+    /// How workers share the search: lazy, rmo, abdada, abdada-rmo or ybwc.
+    #[arg(long, default_value = "abdada-rmo", value_parser = ["lazy", "rmo", "abdada", "abdada-rmo", "ybwc"])]
     pub mode: String,
 
     /// Who ends an iteration: `any` (the first worker to finish it; its result is used) or

@@ -103,7 +103,7 @@ const OPTIONS: &[Spec] = &[
         name: "GPU Parallel",
         kind: Kind::Combo {
             default: "abdada-rmo",
-            values: &["lazy", "rmo", "abdada", "abdada-rmo"],
+            values: &["lazy", "rmo", "abdada", "abdada-rmo", "ybwc"],
         },
     },
 ];

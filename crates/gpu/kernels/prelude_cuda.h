@@ -97,3 +97,6 @@ DEVICE_FN u32 kogge_ctz32(u32 x) { return (u32)__popc(~x & (x - 1u)); }
 // Compare-and-swap: *p = v if *p == cmp; returns the previous value.
 #define ATOMIC_CAS_U64(p, cmp, v) \
     ((u64)atomicCAS((unsigned long long*)(p), (unsigned long long)(cmp), (unsigned long long)(v)))
+#define ATOMIC_CAS_U32(p, cmp, v) ((u32)atomicCAS((unsigned int*)(p), (unsigned int)(cmp), (unsigned int)(v)))
+// *p = max(*p, v), signed; returns the previous value.
+#define ATOMIC_MAX_I32(p, v) ((i32)atomicMax((int*)(p), (int)(v)))

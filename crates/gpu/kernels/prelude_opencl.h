@@ -93,3 +93,6 @@ DEVICE_FN int kogge_all_in_warp(int p) {
 #define ATOMIC_ADD_U32(p, v) ((u32)atomic_add((p), (u32)(v)))
 // Compare-and-swap: *p = v if *p == cmp; returns the previous value.
 #define ATOMIC_CAS_U64(p, cmp, v) ((u64)atom_cmpxchg((p), (u64)(cmp), (u64)(v)))
+#define ATOMIC_CAS_U32(p, cmp, v) ((u32)atomic_cmpxchg((p), (u32)(cmp), (u32)(v)))
+// *p = max(*p, v), signed; returns the previous value.
+#define ATOMIC_MAX_I32(p, v) ((i32)atomic_max((p), (i32)(v)))

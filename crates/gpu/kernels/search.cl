@@ -29,6 +29,13 @@
  * between launches: no host-device traffic during a launch, kernels short enough for any driver
  * watchdog, and the same code path on every backend. */
 
+/* YBWC's split points (search_split.h) are compiled in only where the host asks for them
+ * (MODE_YBWC): the other modes keep the smaller kernel (7,456 instructions for sm_90 without
+ * them, 10,104 with). */
+#ifndef YBWC
+#define YBWC 0
+#endif
+
 /* ---- The search --------------------------------------------------------------------------------
  * States of the machine. */
 #define STATE_ENTER 0u   /* a new node: frame, board and key set, the table probed */
@@ -36,6 +43,8 @@
 #define STATE_MOVES 2u   /* start on the moves: the table's first, or generate them all */
 #define STATE_NEXT 3u    /* try the next move */
 #define STATE_RETURN 4u  /* the node is done with value `ret` */
+#define STATE_IDLE 5u    /* YBWC: a helper looking for a split point to join */
+#define STATE_SPLIT_END 6u /* YBWC: an owner closing its split point, its moves all taken */
 
 /* What the next cooperative step of the loop is. */
 #define NEED_NONE 0u
@@ -44,6 +53,25 @@
 #define NEED_GEN 3u
 #define NEED_SCAN 4u     /* step 11 for the moves ahead, one per lane: the next one to search */
 #define NEED_ETC 5u      /* the children's table entries, one per lane: does one cut the node? */
+/* YBWC (search_split.h): lane 0 works on split points between two barriers. */
+#define NEED_PUBLISH 6u  /* make this node a split point */
+#define NEED_TAKE 7u     /* take the next move of this ply's split point */
+#define NEED_CLOSE 8u    /* close this ply's own split point if no helper is left */
+#define NEED_FIND 9u     /* look for a split point to join (an idle helper) */
+#define NEED_ADOPT 10u   /* copy the split point joined into the stack */
+#define NEED_LEAVE 11u   /* leave the split point helped at (LEAVE_*) */
+#define NEED_UNWIND 12u  /* give up the own split points below ply `unwind_to` */
+
+#define LEAVE_DONE 0u    /* its moves ran out: the best value goes to the split point */
+#define LEAVE_CUT 1u     /* a move cut it: the move and value go to the split point */
+#define LEAVE_STOPPED 2u /* it was stopped: nothing to give */
+
+/* Whether this worker's launch is over, having entered `own` nodes (and with YBWC waited or
+ * looked for work as many rounds) of its share, the workers together `used`. */
+DEVICE_FN u32 slice_is_over(u32 own, const GLOBAL SearchParams *params, u32 used) {
+    u32 share = params->slice_nodes;
+    return params->workers == 1 ? own >= share : (used >= share * params->workers && 4u * own >= share) || own >= 4u * share;
+}
 
 DEVICE_FN Frame child_frame(i32 alpha, i32 beta, i32 depth, u32 flags, u32 halfmove) {
     Frame c;
@@ -87,7 +115,8 @@ DEVICE_FN Frame child_frame(i32 alpha, i32 beta, i32 depth, u32 flags, u32 halfm
 KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
     search_slice(const GLOBAL SearchParams *params, GLOBAL u32 *saved, GLOBAL WorkerResult *results,
                  GLOBAL u32 *lists, GLOBAL i32 *histories, GLOBAL u16 *pvs, GLOBAL TTEntry *tt,
-                 const GLOBAL u64 *game_keys, GLOBAL u32 *control, GLOBAL u64 *busy, const GLOBAL u64 *lines) {
+                 const GLOBAL u64 *game_keys, GLOBAL u32 *control, GLOBAL u64 *busy, const GLOBAL u64 *lines,
+                 GLOBAL SplitPoint *splits, GLOBAL u32 *announce) {
     LOCAL WorkerStack s;
     LOCAL u32 gen_keys[MAX_MOVES];
     LOCAL u32 lane_counts[WORKER_LANES];
@@ -115,6 +144,7 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
         randomize_seed = (worker + 1u) * 0x9E3779B9u;
     /* How a helper's quiet moves are ordered (OrderHints.noise): at random under RMO alone. */
     const u32 rmo_noise = params->mode == MODE_RMO ? 0u : RMO_NOISE;
+    const u32 ybwc = YBWC && params->mode == MODE_YBWC;
 
     if (result->status != STATUS_RUNNING && !params->start) return;
 
@@ -135,7 +165,23 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
         /* Killers from an earlier iteration are as good a guess as any, but shared memory starts
          * with whatever the last work-group left: start from none, so a search is repeatable. */
         for (u32 i = lane; i < 2 * GPU_MAX_PLY; i += WORKER_LANES) s.killers[i] = 0;
-        if (lane == 0) lane_counts[0] = lane_counts[1] = 0;
+#if YBWC
+        for (u32 i = lane; i < GPU_MAX_PLY; i += WORKER_LANES) s.split_at[i] = 0;
+#endif
+        if (lane == 0) {
+            lane_counts[0] = lane_counts[1] = 0;
+#if YBWC
+            s.split_busy = s.split_live = s.split_seq = 0;
+            s.chain = s.help = SPLIT_NONE;
+            s.resume = ybwc && worker > 0 ? STATE_IDLE : STATE_ENTER;
+            if (ybwc) {
+                /* No helper can be on them: the host cleared the announcements. */
+                for (u32 k = 0; k < SPLITS_PER_WORKER; k++)
+                    *(volatile GLOBAL u32 *)&splits[worker * SPLITS_PER_WORKER + k].workers = 0u;
+                if (worker > 0) ATOMIC_ADD_U32(&announce[ANNOUNCE_IDLE], 1u);
+            }
+#endif
+        }
         BARRIER();
         ply = 0;
         unpack_value(params->root, &cur);
@@ -157,8 +203,24 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
     u64 nodes = s.nodes;
     u32 seldepth = s.seldepth;
 
+    /* Where the launch goes on: a new node's entry, a split node's next move (its owner taking or
+     * waiting), or an idle helper's search for work. */
+#if YBWC
+    u32 state = s.resume;
+    u32 need = state == STATE_ENTER ? NEED_SYNC : state == STATE_IDLE ? NEED_FIND : NEED_NONE;
+#else
     u32 state = STATE_ENTER;
     u32 need = NEED_SYNC;
+#endif
+    /* YBWC: idle and waiting rounds, which count towards the slice as nodes do; a move index
+     * taken from a split point (TAKE_NONE, TAKE_STOP) or SPLIT_NONE; the state to resume at;
+     * what NEED_LEAVE, NEED_UNWIND and NEED_CLOSE are to do. */
+    u32 spins = 0;
+#if YBWC
+    u32 taken = SPLIT_NONE, resume_at = STATE_ENTER;
+    u32 leave_kind = LEAVE_STOPPED, leave_move = 0, unwind_to = 0, own_cut = 0;
+    i32 leave_value = 0;
+#endif
     u32 save_parent = 0; /* the sync writes the parent's frame (a push) */
     Frame parent;
     i32 ret = 0;
@@ -196,6 +258,13 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
                 }
 #ifdef DIAG_UNIQUE
                 if (!bc.busy) diag_count(control, key, f.depth);
+#endif
+#if YBWC
+                bc.abort = SPLIT_NONE;
+                if (ybwc) {
+                    bc.idle = split_read(&announce[ANNOUNCE_IDLE]);
+                    bc.abort = split_stopped_in_chain(splits, s.chain);
+                }
 #endif
             }
             BARRIER();
@@ -250,6 +319,188 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
                 f.next = f.next + WORKER_LANES < f.n_moves ? f.next + WORKER_LANES : f.n_moves;
                 if (f.next == f.n_moves) break;
             }
+#if YBWC
+        } else if (need == NEED_TAKE) {
+            BARRIER();
+            if (lane == 0) {
+                u32 at = s.split_at[ply];
+                u32 x = at == SPLIT_AT_HELPING ? s.help : worker * SPLITS_PER_WORKER + at - 1u;
+                bc.take = split_take(splits + x, f.n_moves);
+            }
+            BARRIER();
+            taken = bc.take;
+        } else if (need == NEED_PUBLISH) {
+            /* A free slot (closing those given up whose helpers have left), the node copied into
+             * it, then opened and announced. */
+            BARRIER();
+            if (lane == 0) {
+                u32 slot = SPLIT_NONE;
+                for (u32 k = 0; k < SPLITS_PER_WORKER; k++) {
+                    u32 b = 1u << k;
+                    if ((s.split_busy & ~s.split_live & b) && split_close(splits + worker * SPLITS_PER_WORKER + k))
+                        s.split_busy &= ~b;
+                    if (!(s.split_busy & b) && slot == SPLIT_NONE) slot = k;
+                }
+                bc.take = slot;
+            }
+            BARRIER();
+            u32 slot = bc.take;
+            if (slot == SPLIT_NONE) {
+                f.flags |= FLAG_NO_SPLIT;
+            } else {
+                u32 x = worker * SPLITS_PER_WORKER + slot;
+                GLOBAL SplitPoint *sp = splits + x;
+                for (u32 i = lane; i <= ply; i += WORKER_LANES) sp->keys[i] = s.keys[i];
+                for (u32 i = lane; i < f.n_moves; i += WORKER_LANES) sp->moves[i] = my_lists[ply * MAX_MOVES + i];
+                if (lane == 0) {
+                    sp->board = cur;
+                    sp->frame = f;
+                    sp->grandparent_eval = s.frames[ply - 1].static_eval;
+                    sp->ply = ply;
+                    sp->parent = s.chain;
+                    sp->next = f.next;
+                    sp->stop = 0;
+                    sp->best = -INF;
+                }
+                MEMORY_FENCE();
+                BARRIER();
+                if (lane == 0) {
+                    MEMORY_FENCE();
+                    *(volatile GLOBAL u32 *)&sp->workers = SPLIT_OPEN;
+                    s.split_seq++;
+                    *(volatile GLOBAL u32 *)&announce[1u + x] = (s.split_seq << 8) | (ply + 1u);
+                    s.split_at[ply] = (u8)(slot + 1u);
+                    s.split_ply[slot] = ply;
+                    s.split_busy |= 1u << slot;
+                    s.split_live |= 1u << slot;
+                    s.chain = x;
+                }
+                BARRIER();
+            }
+        } else if (need == NEED_CLOSE) {
+            BARRIER();
+            if (lane == 0) {
+                u32 slot = s.split_at[ply] - 1u, x = worker * SPLITS_PER_WORKER + slot;
+                GLOBAL SplitPoint *sp = splits + x;
+                if (own_cut) ATOMIC_CAS_U32(&sp->stop, 0u, SPLIT_STOPPED_BY_OWNER);
+                bc.take = split_close(sp);
+                if (bc.take) {
+                    bc.stop = split_read(&sp->stop);
+                    bc.cut_move = split_read(&sp->cut_move);
+                    bc.cut_value = (i32)split_read((const GLOBAL u32 *)&sp->cut_value);
+                    bc.best = (i32)split_read((const GLOBAL u32 *)&sp->best);
+                    *(volatile GLOBAL u32 *)&announce[1u + x] = 0u;
+                    s.split_at[ply] = 0;
+                    s.split_busy &= ~(1u << slot);
+                    s.split_live &= ~(1u << slot);
+                    s.chain = split_read(&sp->parent);
+                }
+                bc.done = ((volatile GLOBAL u32 *)control)[CONTROL_DONE];
+                bc.slice_used = ATOMIC_ADD_U32(&control[CONTROL_SLICE], 1u);
+            }
+            BARRIER();
+        } else if (need == NEED_FIND) {
+            /* The lanes look at the announcements together; lane 0 joins the nearest the root. */
+            u32 k = split_nearest_announced(announce, params->workers * SPLITS_PER_WORKER, lane, worker);
+            etc_values[lane] = (i32)k;
+            BARRIER();
+            if (lane == 0) {
+                u32 nearest = 0xffffffffu;
+                for (u32 i = 0; i < WORKER_LANES; i++) nearest = (u32)etc_values[i] < nearest ? (u32)etc_values[i] : nearest;
+                bc.take = TAKE_NONE;
+                if (nearest != 0xffffffffu) {
+                    u32 x = nearest & 0xffffffu;
+                    GLOBAL SplitPoint *sp = splits + x;
+                    u32 word = split_read(&announce[1u + x]);
+                    if (split_join(sp)) {
+                        u32 t = split_take(sp, split_read(&sp->frame.n_moves));
+                        if (t < TAKE_STOP) {
+                            bc.take = t;
+                            s.help = x;
+                            ATOMIC_ADD_U32(&announce[ANNOUNCE_IDLE], 0xffffffffu);
+                        } else {
+                            /* Nothing left to take: no one else need look at it. */
+                            if (word != 0u) ATOMIC_CAS_U32(&announce[1u + x], word, 0u);
+                            split_leave(sp);
+                        }
+                    } else if (word != 0u) {
+                        ATOMIC_CAS_U32(&announce[1u + x], word, 0u); /* closed or stopped */
+                    }
+                }
+                bc.done = ((volatile GLOBAL u32 *)control)[CONTROL_DONE];
+                bc.slice_used = ATOMIC_ADD_U32(&control[CONTROL_SLICE], 1u);
+            }
+            BARRIER();
+            taken = bc.take;
+        } else if (need == NEED_ADOPT) {
+            /* The split point joined becomes this worker's stack up to its ply: the path's keys,
+             * the node's frame, board and list, and its parent's evaluation. Read word by word
+             * through volatile pointers: this multiprocessor's L1 may hold an earlier
+             * publication of the same slot. */
+            const GLOBAL SplitPoint *sp = splits + s.help;
+            u32 p = split_read(&sp->ply);
+            const volatile GLOBAL u32 *from = (const volatile GLOBAL u32 *)sp->keys;
+            LOCAL_PTR u32 *to = (LOCAL_PTR u32 *)s.keys;
+            for (u32 i = lane; i < 2u * (p + 1u); i += WORKER_LANES) to[i] = from[i];
+            from = (const volatile GLOBAL u32 *)&sp->frame;
+            to = (LOCAL_PTR u32 *)&s.frames[p];
+            for (u32 i = lane; i < (u32)(sizeof(Frame) / 4); i += WORKER_LANES) to[i] = from[i];
+            from = (const volatile GLOBAL u32 *)&sp->board;
+            to = (LOCAL_PTR u32 *)&s.boards[p];
+            for (u32 i = lane; i < (u32)(sizeof(Board) / 4); i += WORKER_LANES) to[i] = from[i];
+            for (u32 i = lane; i < GPU_MAX_PLY; i += WORKER_LANES) s.split_at[i] = 0;
+            if (lane == 0) s.frames[p - 1u].static_eval = (i32)split_read((const GLOBAL u32 *)&sp->grandparent_eval);
+            BARRIER();
+            u32 n = s.frames[p].n_moves;
+            from = (const volatile GLOBAL u32 *)sp->moves;
+            for (u32 i = lane; i < n; i += WORKER_LANES) my_lists[p * MAX_MOVES + i] = from[i];
+            if (lane == 0) {
+                s.split_at[p] = SPLIT_AT_HELPING;
+                s.chain = s.help;
+                s.split_live = 0;
+            }
+            BARRIER();
+            ply = p;
+            f = s.frames[p];
+            cur = s.boards[p];
+            key = s.keys[p];
+        } else if (need == NEED_LEAVE) {
+            BARRIER();
+            if (lane == 0) {
+                /* Its own split points below are given up with it. */
+                for (u32 k = 0; k < SPLITS_PER_WORKER; k++)
+                    if (s.split_live & (1u << k)) split_give_up(splits, announce, worker * SPLITS_PER_WORKER + k);
+                s.split_live = 0;
+                if (s.help != SPLIT_NONE) {
+                    GLOBAL SplitPoint *sp = splits + s.help;
+                    if (leave_kind == LEAVE_DONE) ATOMIC_MAX_I32(&sp->best, leave_value);
+                    if (leave_kind == LEAVE_CUT) split_cut(sp, leave_move, leave_value);
+                    split_leave(sp);
+                    ATOMIC_ADD_U32(&announce[ANNOUNCE_IDLE], 1u);
+                }
+                s.help = SPLIT_NONE;
+                s.chain = SPLIT_NONE;
+            }
+            for (u32 i = lane; i < GPU_MAX_PLY; i += WORKER_LANES) s.split_at[i] = 0;
+            BARRIER();
+        } else if (need == NEED_UNWIND) {
+            BARRIER();
+            if (lane == 0) {
+                for (u32 q = unwind_to + 1u; q <= ply; q++) {
+                    u32 at = s.split_at[q];
+                    if (at == 0 || at == SPLIT_AT_HELPING) continue;
+                    split_give_up(splits, announce, worker * SPLITS_PER_WORKER + at - 1u);
+                    s.split_live &= ~(1u << (at - 1u));
+                    s.split_at[q] = 0;
+                }
+                s.chain = worker * SPLITS_PER_WORKER + s.split_at[unwind_to] - 1u;
+            }
+            BARRIER();
+            ply = unwind_to;
+            f = s.frames[ply];
+            cur = s.boards[ply];
+            key = s.keys[ply];
+#endif
         }
         need = NEED_NONE;
 
@@ -260,6 +511,25 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
                 idle = 1;
                 break;
             }
+#if YBWC
+            if (bc.abort != SPLIT_NONE) {
+                /* A split point above this node was stopped. This worker's own: back to it, whose
+                 * next take sees the stop. Else the one it helps at, or one above that: all
+                 * given up. */
+                u32 x = bc.abort, slot = x % SPLITS_PER_WORKER;
+                if (x / SPLITS_PER_WORKER == worker && (s.split_live & (1u << slot))) {
+                    unwind_to = s.split_ply[slot];
+                    need = NEED_UNWIND;
+                    state = STATE_NEXT;
+                    taken = SPLIT_NONE;
+                } else {
+                    leave_kind = LEAVE_STOPPED;
+                    need = NEED_LEAVE;
+                    state = STATE_IDLE;
+                }
+                continue;
+            }
+#endif
             if (bc.busy) {
                 deferrable = 0;
                 deferred_ret = 1;
@@ -268,11 +538,7 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
             }
             if (abdada && f.depth >= ABDADA_MIN_DEPTH) f.flags |= FLAG_CLAIMED;
             deferrable = 0;
-            u32 own = (u32)(nodes - nodes_at_start), share = params->slice_nodes;
-            u32 slice_over = params->workers == 1 ? own >= share
-                                                  : (bc.slice_used >= share * params->workers && 4u * own >= share) ||
-                                                        own >= 4u * share;
-            if (slice_over) break;
+            if (slice_is_over((u32)(nodes - nodes_at_start) + spins, params, bc.slice_used)) break;
             nodes++;
             if (ply > seldepth) seldepth = ply;
             f.pv_len = 0;
@@ -462,6 +728,48 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
                 need = NEED_GEN;
                 continue;
             }
+#if YBWC
+            u32 split = ybwc ? (u32)s.split_at[ply] : 0u;
+            if (ybwc && !split && !second_pass && f.depth >= SPLIT_MIN_DEPTH && f.legal >= 1u && f.next + 1u < f.n_moves &&
+                !(f.flags & (FLAG_QS | FLAG_PV | FLAG_TT_FIRST | FLAG_NO_SPLIT)) && bc.idle > 0u) {
+                /* YBWC: the first move is searched and did not cut, and workers are idle: the
+                 * node becomes a split point. Where its moves were when it did goes with it. */
+                f.deferred = (u64)f.next | ((u64)f.legal << 16) | ((u64)f.quiets << 32);
+                need = NEED_PUBLISH;
+                continue;
+            }
+            if (split) {
+                if (taken == SPLIT_NONE) {
+                    need = NEED_TAKE;
+                    continue;
+                }
+                u32 t = taken;
+                taken = SPLIT_NONE;
+                if (t >= TAKE_STOP) {
+                    if (split == SPLIT_AT_HELPING) {
+                        leave_kind = t == TAKE_NONE ? LEAVE_DONE : LEAVE_STOPPED;
+                        leave_value = f.best;
+                        need = NEED_LEAVE;
+                        state = STATE_IDLE;
+                    } else {
+                        need = NEED_CLOSE;
+                        state = STATE_SPLIT_END;
+                    }
+                    continue;
+                }
+                /* The moves before it count as searched here, by whichever worker: reductions
+                 * and pruning go by the list's order, as without a split. */
+                u32 base_next = (u32)(f.deferred & 0xffffu), base_legal = (u32)((f.deferred >> 16) & 0xffffu);
+                u32 base_quiets = (u32)(f.deferred >> 32);
+                f.legal = base_legal + (t - base_next);
+                f.quiets = base_quiets + (t - base_next);
+                f.next = t;
+                index = t;
+                second_pass = 0;
+            }
+#else
+            const u32 split = 0;
+#endif
             if (second_pass && f.deferred_done < f.deferred_count) {
 #if MAX_DEFERRED > 8
                 u64 word = f.deferred_done < 8u ? f.deferred : f.deferred_more;
@@ -489,7 +797,7 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
                 continue;
             }
             u32 entry = (f.flags & FLAG_TT_FIRST) ? f.tt_move : my_lists[ply * MAX_MOVES + index];
-            u32 scan = !second_pass && !(f.flags & FLAG_TT_FIRST);
+            u32 scan = !second_pass && !(f.flags & FLAG_TT_FIRST) && !split;
             if (scan && !(f.flags & (FLAG_ETC | FLAG_PV | FLAG_QS)) && f.depth >= ETC_MIN_DEPTH &&
                 ply + 2 < GPU_MAX_PLY) {
                 /* The list's first move, outside the PV: the children's entries first. */
@@ -723,6 +1031,24 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
                              * would otherwise read what the next has not yet written). */
                             BARRIER();
                         }
+#if YBWC
+                        if (ybwc && s.split_at[ply]) {
+                            /* At a split point: a helper hands the cutoff to it and leaves; the
+                             * owner stops it, waits for its helpers and returns. */
+                            if (s.split_at[ply] == SPLIT_AT_HELPING) {
+                                leave_kind = LEAVE_CUT;
+                                leave_move = m;
+                                leave_value = v;
+                                need = NEED_LEAVE;
+                                state = STATE_IDLE;
+                            } else {
+                                own_cut = 1;
+                                need = NEED_CLOSE;
+                                state = STATE_SPLIT_END;
+                            }
+                            continue;
+                        }
+#endif
                         if (lane == 0)
                             tt_store(tt, log2, key, m, score_to_tt(v, ply), f.static_eval,
                                      (f.flags & FLAG_QS) ? 0 : f.depth, BOUND_LOWER, generation);
@@ -736,6 +1062,63 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
             state = STATE_NEXT;
             continue;
         }
+
+#if YBWC
+        if (state == STATE_SPLIT_END) {
+            if (!bc.take) {
+                /* Helpers are still at work below: their values are the node's. */
+                if (bc.done) {
+                    idle = 1;
+                    break;
+                }
+                spins++;
+                if (slice_is_over((u32)(nodes - nodes_at_start) + spins, params, bc.slice_used)) {
+                    resume_at = STATE_NEXT;
+                    break;
+                }
+                need = NEED_CLOSE;
+                continue;
+            }
+            /* Closed: the helpers' best, or the cutoff one of them found, is the node's. */
+            own_cut = 0;
+            i32 v = bc.stop == SPLIT_CUT_BY_HELPER ? bc.cut_value : bc.best;
+            if (v > f.best) {
+                f.best = v;
+                if (bc.stop == SPLIT_CUT_BY_HELPER) f.best_move = bc.cut_move;
+            }
+            if (f.best >= f.beta) {
+                ret = f.best;
+                if (lane == 0)
+                    tt_store(tt, log2, key, f.best_move, score_to_tt(ret, ply), f.static_eval, f.depth, BOUND_LOWER,
+                             generation);
+                state = STATE_RETURN;
+                continue;
+            }
+            f.next = f.n_moves; /* Step 14 */
+            state = STATE_NEXT;
+            continue;
+        }
+
+        if (state == STATE_IDLE) {
+            if (bc.done) {
+                idle = 1;
+                break;
+            }
+            if (taken < TAKE_STOP) {
+                /* Joined, with a move taken: search it from the split point's node. */
+                need = NEED_ADOPT;
+                state = STATE_NEXT;
+                continue;
+            }
+            spins++;
+            if (slice_is_over((u32)(nodes - nodes_at_start) + spins, params, bc.slice_used)) {
+                resume_at = STATE_IDLE;
+                break;
+            }
+            need = NEED_FIND;
+            continue;
+        }
+#endif
     }
 
     /* ---- Leaving the launch ---- */
@@ -770,6 +1153,9 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
     BARRIER();
     if (lane == 0) {
         s.current = f;
+#if YBWC
+        s.resume = resume_at;
+#endif
         s.ply = ply;
         s.seldepth = seldepth;
         s.nodes = nodes;
@@ -790,4 +1176,5 @@ KERNEL void layout_sizes(GLOBAL u32 *out) {
     out[1] = (u32)sizeof(WorkerResult);
     out[2] = (u32)sizeof(SearchParams);
     out[3] = (u32)sizeof(TTEntry);
+    out[4] = (u32)sizeof(SplitPoint);
 }

@@ -53,6 +53,7 @@ typedef struct {
 #define FLAG_IMPROVING 128u /* the static evaluation is above the one two plies up */
 #define FLAG_FIFTY 256u   /* in check with the fifty moves run out: mate or a draw */
 #define FLAG_ETC 512u     /* the children's table entries have been looked at (ETC) */
+#define FLAG_NO_SPLIT 1024u /* YBWC: publishing this node failed (no free split point): not again */
 
 #define STEP_FULL 0u      /* the first move, full window */
 #define STEP_REDUCED 1u   /* null window, reduced depth */
@@ -95,6 +96,7 @@ typedef struct {
 #define MODE_RMO 1u
 #define MODE_ABDADA 2u
 #define MODE_ABDADA_RMO 3u /* both: helpers order quiet moves with noise and defer busy nodes */
+#define MODE_YBWC 4u       /* Young Brothers Wait: split points (search_split.h) */
 
 /* ABDADA: positions being searched, by key (`busy[key & (BUSY_ENTRIES - 1)] == key`), so that
  * another worker reaching one as a younger brother (outside an expected cut node: CUT_DEFER)
@@ -215,6 +217,18 @@ typedef struct {
     u64 keys[GPU_MAX_PLY];          /* its Zobrist key */
     u32 killers[2 * GPU_MAX_PLY];
     Frame current;                  /* the node about to be entered, across a slice boundary */
+#if YBWC
+    /* YBWC (search_split.h): at each ply, 0, this worker's own split point (slot + 1), or
+     * SPLIT_AT_HELPING where it helps at `help`. */
+    u8 split_at[GPU_MAX_PLY];
+    u32 split_ply[4];               /* the ply of each own split point (SPLITS_PER_WORKER) */
+    u32 split_busy;                 /* own split points not closed yet, a bit a slot */
+    u32 split_live;                 /* those of them on the current path (not given up) */
+    u32 split_seq;                  /* publications so far (announce words) */
+    u32 chain;                      /* the innermost split point above the current node */
+    u32 help;                       /* the split point helped at, or SPLIT_NONE */
+    u32 resume;                     /* the state a slice resumes at */
+#endif
     u32 ply;
     u32 seldepth;
     u64 nodes;
@@ -235,6 +249,14 @@ typedef struct {
     u32 done;
     u32 busy;         /* ABDADA: another worker is searching this node */
     u32 slice_used;   /* nodes entered in this launch by all workers before this one (several workers) */
+    u32 idle;         /* YBWC: workers idle */
+    u32 abort;        /* YBWC: the outermost stopped split point above this node, or SPLIT_NONE */
+    u32 take;         /* YBWC: the move index taken, TAKE_NONE or TAKE_STOP; a split point's slot */
+    u32 split;        /* YBWC: the split point found or closed */
+    u32 stop;         /* YBWC: a closed split point's stop, cut move and value, best value */
+    u32 cut_move;
+    i32 cut_value;
+    i32 best;
 } Broadcast;
 
 /* ---- Enhanced transposition cutoff ---------------------------------------------------------------

@@ -63,7 +63,7 @@ fn every_prelude_macro_matches_the_cpu() {
         let sums = device.alloc::<u64>(groups).unwrap();
         let total64 = device.alloc::<u64>(2).unwrap();
         let total32 = device.alloc::<u32>(2).unwrap();
-        let misc = device.alloc::<i32>(9).unwrap();
+        let misc = device.alloc::<i32>(12).unwrap();
         device
             .launch(
                 &kernel,
@@ -167,9 +167,26 @@ fn every_prelude_macro_matches_the_cpu() {
         let pops: u32 = salted.iter().map(|v| v.count_ones()).sum();
         assert_eq!(totals32, [pops, n as u32], "ATOMIC_ADD_U32 totals");
 
-        let mut got_misc = [0i32; 9];
+        let mut got_misc = [0i32; 12];
         device.read(&misc, &mut got_misc).unwrap();
-        assert_eq!(got_misc, [8, 8, 4, 4, 2, 1, offset - 1, 42, -11]);
+        assert_eq!(got_misc[..9], [8, 8, 4, 4, 2, 1, offset - 1, 42, -11]);
+        // ATOMIC_MAX_I32 over signed values (from 0, the buffer's start); one CAS winner.
+        let max = salted
+            .iter()
+            .map(|v| (v & 0xffff) as i32 - 30000)
+            .max()
+            .unwrap()
+            .max(0);
+        assert_eq!(got_misc[9], max, "ATOMIC_MAX_I32");
+        assert!(
+            (1..=n as i32).contains(&got_misc[10]),
+            "ATOMIC_CAS_U32 winner {}",
+            got_misc[10]
+        );
+        assert_eq!(
+            got_misc[11], 1,
+            "ATOMIC_CAS_U32 must let exactly one thread swap"
+        );
     });
 }
 

@@ -5,8 +5,9 @@
 
 use crate::kernel_source::{search_defines, search_source};
 use crate::layout::{
-    BUSY_ENTRIES, GPU_MAX_PLY, HISTORY_WORDS, MAX_MOVES, ParallelMode, STATUS_DONE, STATUS_RUNNING,
-    SearchParams, TT_BUCKET, TT_ENTRY_BYTES, WORKER_LANES, WorkerResult,
+    BUSY_ENTRIES, GPU_MAX_PLY, HISTORY_WORDS, MAX_MOVES, ParallelMode, SPLITS_PER_WORKER,
+    STATUS_DONE, STATUS_RUNNING, SearchParams, TT_BUCKET, TT_ENTRY_BYTES, WORKER_LANES,
+    WorkerResult,
 };
 use crate::line_table::line_table;
 use kogge_chess::{Board, Move};
@@ -124,6 +125,10 @@ pub struct GpuSearch {
     history_len: u32,
     control: Buffer<u32>,
     busy: Buffer<u64>,
+    /// YBWC: the split points (`SplitPoint` in search_split.h, SPLITS_PER_WORKER a worker).
+    splits: Buffer<u8>,
+    /// YBWC: the idle workers' count, then a word announcing each split point.
+    announce: Buffer<u32>,
     /// line_attacks.h's table.
     lines: Buffer<u64>,
     generation: u32,
@@ -176,18 +181,23 @@ impl GpuSearch {
         if let Some(n) = diag_log2 {
             defines.push(("DIAG_UNIQUE", n.to_string()));
         }
+        if options.mode == ParallelMode::Ybwc {
+            // The split points' code, only in the kernel that uses it.
+            defines.push(("YBWC", "1".to_string()));
+        }
         let module = device.build(&search_source(), &defines)?;
         let search = module.kernel("search_slice")?;
         let sizes_kernel = module.kernel("layout_sizes")?;
-        let sizes = device.alloc::<u32>(4)?;
+        let sizes = device.alloc::<u32>(5)?;
         device.launch(&sizes_kernel, 1, 1, &[Arg::buf(&sizes)])?;
-        let mut got = [0u32; 4];
+        let mut got = [0u32; 5];
         device.read(&sizes, &mut got)?;
         let expected = [
             got[0],
             std::mem::size_of::<WorkerResult>() as u32,
             std::mem::size_of::<SearchParams>() as u32,
             TT_ENTRY_BYTES as u32,
+            got[4],
         ];
         if got != expected {
             return Err(bad(format!(
@@ -197,6 +207,15 @@ impl GpuSearch {
         // The stride between two workers' saved stacks (their size, rounded up).
         let stack_bytes = got[0] as usize;
         let w = options.workers;
+        // YBWC's split points (their size is the kernel's alone: the host never reads them)
+        // and their announcements; one word each for the other modes.
+        let ybwc = options.mode == ParallelMode::Ybwc;
+        let split_bytes = if ybwc {
+            w * SPLITS_PER_WORKER * got[4] as usize
+        } else {
+            8
+        };
+        let announce_words = if ybwc { 1 + w * SPLITS_PER_WORKER } else { 1 };
         let (tt, tt_log2) = alloc_tt(&device, options.hash_mb)?;
         let lines = device.upload(&line_table())?;
         Ok(GpuSearch {
@@ -212,6 +231,8 @@ impl GpuSearch {
             history_len: 0,
             control: device.alloc(control_words(diag_log2))?,
             busy: device.alloc(BUSY_ENTRIES)?,
+            splits: device.alloc(split_bytes)?,
+            announce: device.alloc(announce_words)?,
             lines,
             generation: 0,
             slice_nodes: 256,
@@ -247,6 +268,12 @@ impl GpuSearch {
 
     pub fn active_workers(&self) -> usize {
         self.active_workers
+    }
+
+    /// Each worker's nodes since the search started, as the last launch left them: who did
+    /// the work (YBWC's helpers search only what split points hand them).
+    pub fn worker_nodes(&self) -> Vec<u64> {
+        self.host_results.iter().map(|r| r.nodes).collect()
     }
 
     /// Starts a new search from a game position: uploads the game's keys (for repetitions)
@@ -335,6 +362,11 @@ impl GpuSearch {
             self.device
                 .write(&mut self.busy, &vec![0u64; BUSY_ENTRIES])?;
         }
+        if self.options.mode == ParallelMode::Ybwc {
+            // No split point announced, no worker idle: the first launch counts the helpers.
+            let words = self.announce.len();
+            self.device.write(&mut self.announce, &vec![0u32; words])?;
+        }
         let global = self.active_workers * WORKER_LANES;
         let iteration_started = Instant::now();
         let mut launches = 0u32;
@@ -363,6 +395,8 @@ impl GpuSearch {
                     Arg::buf(&self.control),
                     Arg::buf(&self.busy),
                     Arg::buf(&self.lines),
+                    Arg::buf(&self.splits),
+                    Arg::buf(&self.announce),
                 ],
             )?;
             self.device.read(&self.results, &mut self.host_results)?;

@@ -2,7 +2,7 @@
 //! generation, the evaluation (its weights generated from `kogge_eval`, then `eval.h`), the
 //! generated search tables (Zobrist keys, reductions, pruning constants), `see.h`,
 //! `gives_check.h`, the search's parts (`search_state.h`, `search_position.h`,
-//! `search_moves.h`, `search_table.h`) and `search.cl`.
+//! `search_moves.h`, `search_table.h`, `search_split.h`) and `search.cl`.
 
 use crate::eval_source::search_source_prefix;
 use crate::layout::{GPU_MAX_PLY, HISTORY_WORDS, WORKER_LANES};
@@ -11,11 +11,12 @@ use kogge_eval::Weights;
 
 /// The search's parts, in the order they build on each other, then the state machine and the
 /// kernel (`search.cl`).
-const SEARCH_PARTS: [&str; 5] = [
+const SEARCH_PARTS: [&str; 6] = [
     include_str!("../../gpu/kernels/search_state.h"),
     include_str!("../../gpu/kernels/search_position.h"),
     include_str!("../../gpu/kernels/search_moves.h"),
     include_str!("../../gpu/kernels/search_table.h"),
+    include_str!("../../gpu/kernels/search_split.h"),
     include_str!("../../gpu/kernels/search.cl"),
 ];
 /// `kernels/see.h`: static exchange evaluation (needs the search constants' SEE_VALUE).

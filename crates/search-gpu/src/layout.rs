@@ -32,6 +32,9 @@ pub enum ParallelMode {
     /// default: the best time to depth on the H100.
     #[default]
     AbdadaRmo,
+    /// Young Brothers Wait: worker 0 searches the root; a node whose first move is searched
+    /// becomes a split point whose other moves idle workers take (`search_split.h`).
+    Ybwc,
 }
 
 impl ParallelMode {
@@ -41,24 +44,27 @@ impl ParallelMode {
             ParallelMode::Rmo => 1,
             ParallelMode::Abdada => 2,
             ParallelMode::AbdadaRmo => 3,
+            ParallelMode::Ybwc => 4,
         }
     }
 
-    /// The name the options use: `lazy`, `rmo`, `abdada`.
+    /// The name the options use: `lazy`, `rmo`, `abdada`, `abdada-rmo`, `ybwc`.
     pub fn name(self) -> &'static str {
         match self {
             ParallelMode::Lazy => "lazy",
             ParallelMode::Rmo => "rmo",
             ParallelMode::Abdada => "abdada",
             ParallelMode::AbdadaRmo => "abdada-rmo",
+            ParallelMode::Ybwc => "ybwc",
         }
     }
 
-    pub const ALL: [ParallelMode; 4] = [
+    pub const ALL: [ParallelMode; 5] = [
         ParallelMode::Lazy,
         ParallelMode::Rmo,
         ParallelMode::Abdada,
         ParallelMode::AbdadaRmo,
+        ParallelMode::Ybwc,
     ];
 
     pub fn from_name(name: &str) -> Option<ParallelMode> {
@@ -153,3 +159,6 @@ pub const TT_BUCKET: usize = 4;
 
 /// Entries of the ABDADA table of nodes being searched (`BUSY_ENTRIES` in the kernel).
 pub const BUSY_ENTRIES: usize = 65536;
+
+/// Split points a worker may hold at once (`SPLITS_PER_WORKER`, YBWC).
+pub const SPLITS_PER_WORKER: usize = 4;

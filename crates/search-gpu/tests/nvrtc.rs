@@ -42,15 +42,20 @@ fn search_kernel_compiles_for_sm_90() {
         eprintln!("note: NVRTC not found, CUDA compilation of the search not tested");
         return;
     }
-    let ptx = compile_cuda_for_check(
+    // The kernel of the other modes, then YBWC's (its split points compiled in).
+    let defines: Vec<(&str, String)> = kogge_search_gpu::search_defines();
+    let ybwc = compile_cuda_for_check(
         &kogge_search_gpu::search_source(),
-        &kogge_search_gpu::search_defines()
-            .iter()
-            .map(|(k, v)| (*k, v.clone()))
-            .collect::<Vec<_>>(),
+        &[defines.clone(), vec![("YBWC", "1".to_string())]].concat(),
         "sm_90",
     )
-    .unwrap_or_else(|e| panic!("{e}"));
+    .unwrap_or_else(|e| panic!("YBWC: {e}"));
+    assert!(
+        ybwc.contains(".entry search_slice"),
+        "YBWC: no search_slice"
+    );
+    let ptx = compile_cuda_for_check(&kogge_search_gpu::search_source(), &defines, "sm_90")
+        .unwrap_or_else(|e| panic!("{e}"));
     assert!(
         ptx.contains(".entry search_slice"),
         "no search_slice in the PTX"

@@ -205,6 +205,40 @@ fn worker_0_ending_iterations_alone_proves_mates_across_shared_slices() {
     }
 }
 
+#[test]
+fn ybwc_helpers_take_moves_from_split_points_and_mates_are_proved() {
+    // Worker 0 searches the root; the helpers have nothing to do but what split points hand
+    // them. Slices of 16 nodes suspend owners waiting for helpers, and helpers in the middle of
+    // a split point's move, hundreds of times: the mates must still be proved, by worker 0, and
+    // the helpers must have searched nodes of their own.
+    let mates = [
+        (
+            "r3kr2/1pp4p/1p1p4/7q/4P1n1/2PP2Q1/PP4P1/R1BB2K1 b q - 0 1",
+            2,
+        ),
+        ("6kr/1q2r1p1/1p2N1Q1/5p2/1P1p4/6R1/7P/2R3K1 w - - 0 1", 3),
+        ("4kn2/r4p1r/p3bQ2/q1nNP1Np/1p5P/8/PPP3P1/2KR3R w - - 0 1", 2),
+    ];
+    for mut gpu in open_all_finishing(4, ParallelMode::Ybwc, false) {
+        gpu.set_slice_nodes(Some(16));
+        for (fen, moves) in mates {
+            gpu.clear().unwrap();
+            let it = search_to(&mut gpu, &board(fen), 7);
+            assert_eq!(it.worker, 0, "{fen}");
+            assert_eq!(it.score, 32000 - (2 * moves - 1), "{fen}");
+        }
+        // A quiet middlegame, deep enough for split points (SPLIT_MIN_DEPTH 4).
+        gpu.clear().unwrap();
+        let b = board("r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1BBPPP/R2QK2R w KQ - 0 9");
+        let it = search_to(&mut gpu, &b, 8);
+        assert!(b.legal_moves().contains(it.best), "{it:?}");
+        assert!(it.score.abs() < 300, "{it:?}");
+        let nodes = gpu.worker_nodes();
+        let helpers: u64 = nodes[1..].iter().sum();
+        assert!(helpers > 0, "the helpers searched nothing: {nodes:?}");
+    }
+}
+
 /// The game's keys from `fen` through `moves` (UCI), each position before the move played from
 /// it, and the position reached.
 fn game(fen: &str, moves: &[&str]) -> (Vec<u64>, Board) {

@@ -38,7 +38,7 @@ KERNEL void LAUNCH_BOUNDS(GROUP, 2) prelude_check(
     GLOBAL u64* sums,           // per group: the group's sum of values ^ salt
     GLOBAL u64* total64,        // [0]: sum of all values (wraps); [1]: ticket counter
     GLOBAL u32* total32,        // [0]: sum of popcounts; [1]: ticket counter
-    GLOBAL i32* misc)           // sizes of the integer types, the i32 argument, SALT
+    GLOBAL i32* misc)           // sizes of the integer types, the i32 argument, SALT, atomics
 {
     LOCAL u64 scratch[GROUP];
     u32 gid = GLOBAL_ID();
@@ -86,4 +86,8 @@ KERNEL void LAUNCH_BOUNDS(GROUP, 2) prelude_check(
         misc[7] = SALT_CHECK;
         misc[8] = (i32)(((i64)offset * 3) >> 1);
     }
+    // misc[9]: the largest of the threads' signed values (v & 0xffff) - 30000; misc[10]: the
+    // thread (+ 1) whose compare-and-swap found 0 there; misc[11]: how many did (one).
+    ATOMIC_MAX_I32(&misc[9], (i32)(v & 0xffffu) - 30000);
+    if (ATOMIC_CAS_U32((GLOBAL u32*)&misc[10], 0u, gid + 1u) == 0u) ATOMIC_ADD_U32((GLOBAL u32*)&misc[11], 1u);
 }
