@@ -61,6 +61,7 @@
 #define NEED_ADOPT 10u   /* copy the split point joined into the stack */
 #define NEED_LEAVE 11u   /* leave the split point helped at (LEAVE_*) */
 #define NEED_UNWIND 12u  /* give up the own split points below ply `unwind_to` */
+#define NEED_MERGE 13u   /* a PV split point's move raised alpha: its value and line to the split point */
 
 #define LEAVE_DONE 0u    /* its moves ran out: the best value goes to the split point */
 #define LEAVE_CUT 1u     /* a move cut it: the move and value go to the split point */
@@ -326,6 +327,7 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
                 u32 at = s.split_at[ply];
                 u32 x = at == SPLIT_AT_HELPING ? s.help : worker * SPLITS_PER_WORKER + at - 1u;
                 bc.take = split_take(splits + x, f.n_moves);
+                bc.split_alpha = (i32)split_read((const GLOBAL u32 *)&splits[x].alpha);
             }
             BARRIER();
             taken = bc.take;
@@ -355,13 +357,19 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
                 if (lane == 0) {
                     sp->board = cur;
                     sp->frame = f;
-                    sp->grandparent_eval = s.frames[ply - 1].static_eval;
+                    sp->grandparent_eval = ply > 0 ? s.frames[ply - 1].static_eval : -INF;
                     sp->ply = ply;
                     sp->parent = s.chain;
                     sp->next = f.next;
                     sp->stop = 0;
-                    sp->best = -INF;
+                    sp->best = f.best;
+                    sp->lock = 0;
+                    sp->alpha = f.alpha;
+                    sp->best_move = f.best_move;
+                    sp->pv_len = f.pv_len;
                 }
+                if (f.flags & FLAG_PV)
+                    for (u32 i = lane; i < f.pv_len; i += WORKER_LANES) sp->pv[i] = pv[ply * GPU_MAX_PLY + i];
                 MEMORY_FENCE();
                 BARRIER();
                 if (lane == 0) {
@@ -389,6 +397,13 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
                     bc.cut_move = split_read(&sp->cut_move);
                     bc.cut_value = (i32)split_read((const GLOBAL u32 *)&sp->cut_value);
                     bc.best = (i32)split_read((const GLOBAL u32 *)&sp->best);
+                    bc.best_move = split_read(&sp->best_move);
+                    bc.pv_len = split_read(&sp->pv_len);
+                    if ((f.flags & FLAG_PV) && bc.stop != SPLIT_CUT_BY_HELPER && bc.best > f.best) {
+                        /* A helper's line is the node's: copied while the slot is closed. */
+                        const volatile GLOBAL u16 *from = (const volatile GLOBAL u16 *)sp->pv;
+                        for (u32 i = 0; i < bc.pv_len; i++) pv[ply * GPU_MAX_PLY + i] = from[i];
+                    }
                     *(volatile GLOBAL u32 *)&announce[1u + x] = 0u;
                     s.split_at[ply] = 0;
                     s.split_busy &= ~(1u << slot);
@@ -449,7 +464,8 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
             to = (LOCAL_PTR u32 *)&s.boards[p];
             for (u32 i = lane; i < (u32)(sizeof(Board) / 4); i += WORKER_LANES) to[i] = from[i];
             for (u32 i = lane; i < GPU_MAX_PLY; i += WORKER_LANES) s.split_at[i] = 0;
-            if (lane == 0) s.frames[p - 1u].static_eval = (i32)split_read((const GLOBAL u32 *)&sp->grandparent_eval);
+            if (lane == 0 && p > 0)
+                s.frames[p - 1u].static_eval = (i32)split_read((const GLOBAL u32 *)&sp->grandparent_eval);
             BARRIER();
             u32 n = s.frames[p].n_moves;
             from = (const volatile GLOBAL u32 *)sp->moves;
@@ -500,6 +516,14 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
             f = s.frames[ply];
             cur = s.boards[ply];
             key = s.keys[ply];
+        } else if (need == NEED_MERGE) {
+            BARRIER();
+            if (lane == 0) {
+                u32 at = s.split_at[ply];
+                u32 x = at == SPLIT_AT_HELPING ? s.help : worker * SPLITS_PER_WORKER + at - 1u;
+                split_merge(splits + x, leave_move, leave_value, pv + ply * GPU_MAX_PLY, f.pv_len);
+            }
+            BARRIER();
 #endif
         }
         need = NEED_NONE;
@@ -514,7 +538,7 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
 #if YBWC
             if (bc.abort != SPLIT_NONE) {
                 /* A split point above this node was stopped. This worker's own: back to it, whose
-                 * next take sees the stop. Else the one it helps at, or one above that: all
+                 * next take sees the stop. Else the one it helps at, or one above that: all is
                  * given up. */
                 u32 x = bc.abort, slot = x % SPLITS_PER_WORKER;
                 if (x / SPLITS_PER_WORKER == worker && (s.split_live & (1u << slot))) {
@@ -731,7 +755,8 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
 #if YBWC
             u32 split = ybwc ? (u32)s.split_at[ply] : 0u;
             if (ybwc && !split && !second_pass && f.depth >= SPLIT_MIN_DEPTH && f.legal >= 1u && f.next + 1u < f.n_moves &&
-                !(f.flags & (FLAG_QS | FLAG_PV | FLAG_TT_FIRST | FLAG_NO_SPLIT)) && bc.idle > 0u) {
+                !(f.flags & (FLAG_QS | FLAG_TT_FIRST | FLAG_NO_SPLIT)) && (SPLIT_PV || !(f.flags & FLAG_PV)) &&
+                bc.idle > 0u) {
                 /* YBWC: the first move is searched and did not cut, and workers are idle: the
                  * node becomes a split point. Where its moves were when it did goes with it. */
                 f.deferred = (u64)f.next | ((u64)f.legal << 16) | ((u64)f.quiets << 32);
@@ -766,6 +791,8 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
                 f.next = t;
                 index = t;
                 second_pass = 0;
+                /* At a PV node, the window of the moves taken narrows as any worker raises alpha. */
+                if (bc.split_alpha > f.alpha) f.alpha = bc.split_alpha;
             }
 #else
             const u32 split = 0;
@@ -1002,6 +1029,16 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
                         for (u32 i = 0; i < child_pv_len && i + 1 < GPU_MAX_PLY; i++) line[i + 1] = below[i];
                     }
                     if (f.flags & FLAG_PV) f.pv_len = child_pv_len + 1 < GPU_MAX_PLY ? child_pv_len + 1 : GPU_MAX_PLY;
+#if YBWC
+                    if (ybwc && s.split_at[ply] && v < f.beta) {
+                        /* A split point's new best (a PV node's: elsewhere v > alpha cuts). */
+                        leave_move = m;
+                        leave_value = v;
+                        need = NEED_MERGE;
+                        state = STATE_NEXT;
+                        continue;
+                    }
+#endif
                     if (v >= f.beta) {
                         /* A cutoff by a quiet move: it becomes a killer and the counter to the
                          * move before, its history rises and that of the quiet moves tried
@@ -1084,7 +1121,17 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
             i32 v = bc.stop == SPLIT_CUT_BY_HELPER ? bc.cut_value : bc.best;
             if (v > f.best) {
                 f.best = v;
-                if (bc.stop == SPLIT_CUT_BY_HELPER) f.best_move = bc.cut_move;
+                if (f.best > f.alpha) f.alpha = f.best;
+                f.best_move = bc.stop == SPLIT_CUT_BY_HELPER ? bc.cut_move : bc.best_move;
+                if (f.flags & FLAG_PV) {
+                    /* The line came with the best value (NEED_CLOSE); a cutoff's is its move. */
+                    f.pv_len = bc.stop == SPLIT_CUT_BY_HELPER ? 1u : bc.pv_len;
+                    if (bc.stop == SPLIT_CUT_BY_HELPER && lane == 0) pv[ply * GPU_MAX_PLY] = (u16)f.best_move;
+                }
+                if (ply == 0 && lane == 0 && f.best < f.beta) {
+                    result->partial_move = f.best_move;
+                    result->partial_score = f.best;
+                }
             }
             if (f.best >= f.beta) {
                 ret = f.best;

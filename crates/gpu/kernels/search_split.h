@@ -3,16 +3,18 @@
  * state machine in search.cl drives it).
  *
  * Worker 0 searches the root alone; the other workers start idle. A worker that has searched the
- * first move of a node outside the PV and the quiescence search, at depth SPLIT_MIN_DEPTH or
- * more, without a cutoff, while some worker is idle, publishes the node as a split point: its
- * board, frame, path keys and sorted move list, copied to global memory. From then on it takes
- * the node's moves from the split point's counter, and so do the helpers that join it: an idle
- * worker picks the announced split point nearest the root, copies it into its own stack and
- * searches the moves it takes as if the node were its own, returning to the split point after
- * each. A cutoff (at a null-window node, any move above alpha) stops the split point: the workers
- * below it see the stop at their next node entry, up their chain of enclosing split points, and
- * give their subtrees up. When the moves run out the owner waits until the helpers have left,
- * closes the split point and takes their best value as its own.
+ * first move of a node outside the quiescence search (and the PV, unless SPLIT_PV), at depth
+ * SPLIT_MIN_DEPTH or more, without a cutoff, while some worker is idle, publishes the node as a
+ * split point: its board, frame, path keys and sorted move list, copied to global memory. From
+ * then on it takes the node's moves from the split point's counter, and so do the helpers that
+ * join it: an idle worker picks the announced split point nearest the root, copies it into its
+ * own stack and searches the moves it takes as if the node were its own, returning to the split
+ * point after each. At a PV node a move above alpha (below beta) raises the split point's alpha
+ * and leaves its line there (split_merge). A cutoff (at a null-window node, any move above
+ * alpha) stops the split point: the workers below it see the stop at their next node entry, up
+ * their chain of enclosing split points, and give their subtrees up. When the moves run out the
+ * owner waits until the helpers have left, closes the split point and takes their best value,
+ * move and line as its own.
  *
  * Only lane 0 calls these functions; what they return reaches the other lanes through the
  * Broadcast (search.cl's uniform control rule). Fields other workers change are read through
@@ -21,6 +23,16 @@
 /* The shallowest depth at which a node may be split. */
 #ifndef SPLIT_MIN_DEPTH
 #define SPLIT_MIN_DEPTH 4
+#endif
+/* Whether PV nodes (the root among them) are split too (1), their moves after the first searched
+ * with the null window of the split point's alpha, raised by whichever worker beats it, and
+ * re-searched by the worker that found one above it; or only nodes outside the PV (0). On PoCL
+ * (bench x8 at depth 9, 4 and 8 workers, 2 or 3 runs each; seventeenth session) the workers
+ * searched 41 to 67% more nodes than one worker with 1, 12 to 19% more with 0: splitting the
+ * PV hands out more work, and more of it is wasted. Which reaches a depth sooner is for the
+ * GPU to tell. */
+#ifndef SPLIT_PV
+#define SPLIT_PV 1
 #endif
 /* Split points a worker may have open at once (nested along its path), and the most it may
  * have open or given up and not yet closed. */
@@ -50,10 +62,16 @@ typedef struct {
     u32 next;              /* the next list index to take */
     u32 workers;           /* SPLIT_OPEN | helpers at work, or 0 */
     u32 stop;              /* 0, SPLIT_CUT_BY_HELPER or SPLIT_STOPPED_BY_OWNER */
-    i32 best;              /* the helpers' best value (fail-low) */
+    i32 best;              /* the best value so far (the owner's when it published) */
     u32 cut_move;
     i32 cut_value;
-    u32 spare;
+    /* At a PV node, changed under `lock` (split_merge): the best move, alpha (the window the
+     * next moves taken are searched with) and the principal variation. */
+    u32 lock;
+    i32 alpha;
+    u32 best_move;
+    u32 pv_len;
+    u16 pv[GPU_MAX_PLY];
 } SplitPoint;
 
 /* `announce`: word 0 counts the idle workers; word 1 + i announces split point i (worker w's
@@ -115,16 +133,35 @@ DEVICE_FN void split_give_up(GLOBAL SplitPoint *splits, GLOBAL u32 *announce, u3
     *(volatile GLOBAL u32 *)&announce[1u + x] = 0u;
 }
 
-/* The outermost stopped split point of a chain (from the innermost, up the parents), or
- * SPLIT_NONE. */
+/* A move of a PV split point searched to value v above alpha (below beta), with its line
+ * (`line`, `len` moves, the move first): the split point's best if it beats it. */
+DEVICE_FN void split_merge(GLOBAL SplitPoint *sp, u32 move, i32 v, const GLOBAL u16 *line, u32 len) {
+    while (ATOMIC_CAS_U32(&sp->lock, 0u, 1u) != 0u) {
+    }
+    MEMORY_FENCE();
+    if (v > (i32)split_read((const GLOBAL u32 *)&sp->best)) {
+        sp->best = v;
+        sp->best_move = move;
+        if (v > sp->alpha) sp->alpha = v;
+        for (u32 i = 0; i < len; i++) sp->pv[i] = line[i];
+        sp->pv_len = len;
+    }
+    MEMORY_FENCE();
+    ATOMIC_CAS_U32(&sp->lock, 1u, 0u);
+}
+
+/* The innermost stopped split point of a chain (from the innermost, up the parents), or
+ * SPLIT_NONE. The walk ends there: a stopped split point may be closed by now, and its slot
+ * published again for another node, so its parent is no longer certain (an open one's is: a
+ * split point closes only after those below it have). A worker that gives an inner one up and
+ * goes on finds an outer one stopped at its next node entry. */
 DEVICE_FN u32 split_stopped_in_chain(const GLOBAL SplitPoint *splits, u32 chain) {
-    u32 found = SPLIT_NONE;
     for (u32 i = 0; chain != SPLIT_NONE && i < GPU_MAX_PLY; i++) {
         const GLOBAL SplitPoint *sp = splits + chain;
-        if (split_read(&sp->stop)) found = chain;
+        if (split_read(&sp->stop)) return chain;
         chain = split_read(&sp->parent);
     }
-    return found;
+    return SPLIT_NONE;
 }
 
 /* Every lane: the announced split point nearest the root among those lane looks at (every

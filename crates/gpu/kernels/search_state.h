@@ -257,6 +257,9 @@ typedef struct {
     u32 cut_move;
     i32 cut_value;
     i32 best;
+    i32 split_alpha;  /* YBWC: a PV split point's alpha when a move was taken */
+    u32 best_move;    /* YBWC: a closed PV split point's best move and line length */
+    u32 pv_len;
 } Broadcast;
 
 /* ---- Enhanced transposition cutoff ---------------------------------------------------------------
