@@ -4,7 +4,7 @@
 # falls on every variant alike, then one table of means. A variant is an engine binary, or the
 # same binary with extra kernel build options, given to OpenCL and to NVRTC alike (kernel knobs
 # are `#ifndef` defaults, so `-DNAME=VALUE`, written without a space, overrides one without a
-# rebuild).
+# rebuild), or the same binary in another parallel mode (`kogge benchsmp --mode`).
 #
 # Each variant first runs `kogge selftest` (GPU move generation, evaluation and search against
 # the CPU) unless SELFTEST=0: a faster variant that is wrong is worth nothing.
@@ -12,7 +12,10 @@
 # Usage: VARIANTS="old=.dev/kogge-old; new=.dev/kogge" bash bench/gpu-search-ab.sh
 #        BACKEND=opencl VARIANTS="base=.dev/kogge; etc3=.dev/kogge|-DETC_MIN_DEPTH=3" \
 #            bash bench/gpu-search-ab.sh
-#   VARIANTS   NAME=BINARY[|BUILD OPTIONS], separated by ';'   (required)
+#        VARIANTS="abdada=.dev/kogge; ybwc=.dev/kogge||ybwc; nopv=.dev/kogge|-DSPLIT_PV=0|ybwc" \
+#            bash bench/gpu-search-ab.sh
+#   VARIANTS   NAME=BINARY[|BUILD OPTIONS[|MODE]], separated by ';'   (required; MODE as
+#              `kogge benchsmp --mode`, default its default)
 #   BACKEND    cuda or opencl                                  (default cuda)
 #   WORKERS    worker counts, each measured on its own          (default "1 264")
 #   DEPTH, COUNT    depth and number of `kogge bench` positions (default 12, 4)
@@ -53,8 +56,18 @@ trap 'rm -f "$rows"' EXIT
 kogge_as() {
     local spec=${1#*=} && shift
     local binary=${spec%%|*} options=""
-    [[ "$spec" == *"|"* ]] && options=${spec#*|}
+    [[ "$spec" == *"|"* ]] && options=${spec#*|} && options=${options%%|*}
     KOGGE_OPENCL_OPTIONS="$options" KOGGE_CUDA_OPTIONS="$options" "$binary" "$@"
+}
+
+# The `--mode` arguments of variant $1 (none without a MODE field).
+mode_of() {
+    local spec=${1#*=}
+    local fields
+    IFS='|' read -r -a fields <<<"$spec"
+    if [[ ${#fields[@]} -ge 3 && -n "${fields[2]}" ]]; then
+        echo "--mode ${fields[2]}"
+    fi
 }
 
 for v in "${variants[@]}"; do
@@ -64,7 +77,9 @@ for v in "${variants[@]}"; do
         kogge_as "$v" selftest --backend "$BACKEND" --max-nodes "$SELFTEST_NODES" "${data[@]}" | tail -1
     fi
     # Compiles the kernels (cached), so that no timed run pays for it.
-    kogge_as "$v" benchsmp --backend "$BACKEND" --positions bench --count 1 --depth 4 --workers 1 >/dev/null
+    # shellcheck disable=SC2046 # the mode's two words
+    kogge_as "$v" benchsmp --backend "$BACKEND" --positions bench --count 1 --depth 4 --workers 1 \
+        $(mode_of "$v") >/dev/null
 done
 
 for w in $WORKERS; do
@@ -72,8 +87,9 @@ for w in $WORKERS; do
     for rep in $(seq "$REPS"); do
         for v in "${variants[@]}"; do
             name=${v%%=*}
+            # shellcheck disable=SC2046
             line=$(kogge_as "$v" benchsmp --backend "$BACKEND" --positions bench --count "$COUNT" \
-                --depth "$DEPTH" --workers "$w" --json | tail -1)
+                --depth "$DEPTH" --workers "$w" $(mode_of "$v") --json | tail -1)
             echo "$name $rep $line" | tee -a "$rows" | cut -c1-160
         done
     done

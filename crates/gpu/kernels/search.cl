@@ -9,9 +9,9 @@
  * the generated tables (ZOBRIST_*, LMR, search constants, evaluation weights), eval.h, see.h,
  * gives_check.h, and the search's own parts, in this order: search_state.h (frames, table
  * entries, what the host shares, the worker's stack, the ABDADA knobs), search_position.h (keys
- * and position tests), search_moves.h (generation, ordering, pruning test, history) and
- * search_table.h (the table, repetitions, ETC's test). This file is the state machine and the
- * kernel. Kernel knobs are `#ifndef` defaults in these files.
+ * and position tests), search_moves.h (generation, ordering, pruning test, history),
+ * search_table.h (the table, repetitions, ETC's test) and search_split.h (YBWC's split points).
+ * This file is the state machine and the kernel. Kernel knobs are `#ifndef` defaults in these files.
  *
  * # Uniform control
  * Every lane runs the same control code on the same values: the frame being searched, the board,

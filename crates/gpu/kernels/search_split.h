@@ -27,10 +27,10 @@
 /* Whether PV nodes (the root among them) are split too (1), their moves after the first searched
  * with the null window of the split point's alpha, raised by whichever worker beats it, and
  * re-searched by the worker that found one above it; or only nodes outside the PV (0). On PoCL
- * (bench x8 at depth 9, 4 and 8 workers, 2 or 3 runs each; seventeenth session) the workers
- * searched 41 to 67% more nodes than one worker with 1, 12 to 19% more with 0: splitting the
- * PV hands out more work, and more of it is wasted. Which reaches a depth sooner is for the
- * GPU to tell. */
+ * (bench x8 at depth 9, 2 to 8 workers, two runs each; seventeenth session) the workers searched
+ * 37 to 76% more nodes than one worker with 1, 0 to 15% more with 0 (ABDADA over RMO: 50 to
+ * 88%): splitting the PV hands out more work, and more of it is wasted. Which reaches a depth
+ * sooner is for the GPU to tell. */
 #ifndef SPLIT_PV
 #define SPLIT_PV 1
 #endif
