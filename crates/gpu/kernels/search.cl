@@ -411,7 +411,7 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
                     s.chain = split_read(&sp->parent);
                 }
                 bc.done = ((volatile GLOBAL u32 *)control)[CONTROL_DONE];
-                bc.slice_used = ATOMIC_ADD_U32(&control[CONTROL_SLICE], 1u);
+                bc.slice_used = split_slice_round(control, spins);
             }
             BARRIER();
         } else if (need == NEED_FIND) {
@@ -443,7 +443,7 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
                     }
                 }
                 bc.done = ((volatile GLOBAL u32 *)control)[CONTROL_DONE];
-                bc.slice_used = ATOMIC_ADD_U32(&control[CONTROL_SLICE], 1u);
+                bc.slice_used = split_slice_round(control, spins);
             }
             BARRIER();
             taken = bc.take;

@@ -82,6 +82,15 @@ typedef struct {
 
 DEVICE_FN u32 split_read(const GLOBAL u32 *p) { return *(volatile const GLOBAL u32 *)p; }
 
+/* A round of an idle helper or a waiting owner (`spins` before it) counts towards the launch's
+ * slice as a node does (CONTROL_SLICE): the workers' count, eight rounds added at once. Hundreds
+ * of waiting warps adding one each round would crowd the atomic that every working warp adds its
+ * nodes to. */
+DEVICE_FN u32 split_slice_round(GLOBAL u32 *control, u32 spins) {
+    if ((spins & 7u) == 7u) return ATOMIC_ADD_U32(&control[CONTROL_SLICE], 8u);
+    return split_read(&control[CONTROL_SLICE]);
+}
+
 /* Joins split point `sp` if it is open: 1 if joined. */
 DEVICE_FN u32 split_join(GLOBAL SplitPoint *sp) {
     u32 old = split_read(&sp->workers);
