@@ -262,7 +262,7 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
 #endif
 #if YBWC
                 bc.abort = SPLIT_NONE;
-                if (ybwc) {
+                if (ybwc && (nodes & (SPLIT_CHECK_EVERY - 1u)) == 0u) {
                     bc.idle = split_read(&announce[ANNOUNCE_IDLE]);
                     bc.abort = split_stopped_in_chain(splits, s.chain);
                 }

@@ -34,6 +34,14 @@
 #ifndef SPLIT_PV
 #define SPLIT_PV 1
 #endif
+/* How often a worker reads the stop words of the split points above it, and the idle count:
+ * at one node entry in SPLIT_CHECK_EVERY (a power of two). The chain is walked with dependent
+ * global loads, a few hundred cycles each against a node's 9 us or so on the H100 (sixteenth
+ * session), and a stop seen a few nodes late only costs those nodes: a worker that misses one
+ * finishes its move, and the next take sees it. */
+#ifndef SPLIT_CHECK_EVERY
+#define SPLIT_CHECK_EVERY 4u
+#endif
 /* Split points a worker may have open at once (nested along its path), and the most it may
  * have open or given up and not yet closed. */
 #define SPLITS_PER_WORKER 4u
