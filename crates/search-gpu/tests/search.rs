@@ -195,13 +195,19 @@ fn worker_0_ending_iterations_alone_proves_mates_across_shared_slices() {
         ("6kr/1q2r1p1/1p2N1Q1/5p2/1P1p4/6R1/7P/2R3K1 w - - 0 1", 3),
     ];
     for mut gpu in open_all_finishing(4, ParallelMode::AbdadaRmo, false) {
-        gpu.set_slice_nodes(Some(16));
-        for (fen, moves) in mates {
-            gpu.clear().unwrap();
-            let it = search_to(&mut gpu, &board(fen), 7);
-            assert_eq!(it.worker, 0, "{fen}");
-            assert_eq!(it.score, 32000 - (2 * moves - 1), "{fen}");
-        }
+        worker_0_proves(&mut gpu, &mates);
+    }
+}
+
+/// In slices of 16 nodes, each from a cleared table, to depth 7: every mate in `moves` proved by
+/// worker 0.
+fn worker_0_proves(gpu: &mut GpuSearch, mates: &[(&str, i32)]) {
+    gpu.set_slice_nodes(Some(16));
+    for &(fen, moves) in mates {
+        gpu.clear().unwrap();
+        let it = search_to(gpu, &board(fen), 7);
+        assert_eq!(it.worker, 0, "{fen}");
+        assert_eq!(it.score, 32000 - (2 * moves - 1), "{fen}");
     }
 }
 
@@ -220,13 +226,7 @@ fn ybwc_helpers_take_moves_from_split_points_and_mates_are_proved() {
         ("4kn2/r4p1r/p3bQ2/q1nNP1Np/1p5P/8/PPP3P1/2KR3R w - - 0 1", 2),
     ];
     for mut gpu in open_all_finishing(4, ParallelMode::Ybwc, false) {
-        gpu.set_slice_nodes(Some(16));
-        for (fen, moves) in mates {
-            gpu.clear().unwrap();
-            let it = search_to(&mut gpu, &board(fen), 7);
-            assert_eq!(it.worker, 0, "{fen}");
-            assert_eq!(it.score, 32000 - (2 * moves - 1), "{fen}");
-        }
+        worker_0_proves(&mut gpu, &mates);
         // A quiet middlegame, deep enough for split points (SPLIT_MIN_DEPTH 4).
         gpu.clear().unwrap();
         let b = board("r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1BBPPP/R2QK2R w KQ - 0 9");
