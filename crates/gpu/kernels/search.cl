@@ -31,7 +31,7 @@
 
 /* YBWC's split points (search_split.h) are compiled in only where the host asks for them
  * (MODE_YBWC): the other modes keep the smaller kernel (7,456 instructions for sm_90 without
- * them, 10,104 with). */
+ * them, 10,600 with). */
 #ifndef YBWC
 #define YBWC 0
 #endif
@@ -175,6 +175,7 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
             s.split_busy = s.split_live = s.split_seq = 0;
             s.chain = s.help = SPLIT_NONE;
             s.resume = ybwc && worker > 0 ? STATE_IDLE : STATE_ENTER;
+            bc.idle = 0; /* until a node entry reads it (SPLIT_CHECK_EVERY) */
             if (ybwc) {
                 /* No helper can be on them: the host cleared the announcements. */
                 for (u32 k = 0; k < SPLITS_PER_WORKER; k++)
@@ -193,7 +194,12 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
          * take 30 instructions instead of 630 of the kernel's 8,056. No change of speed was
          * measured (H100, 1 to 528 workers, sixteenth session): they lay outside the hot loop. */
         NO_UNROLL for (u32 i = lane; i < stack_words; i += WORKER_LANES) words_local[i] = words_saved[i];
-        if (lane == 0) lane_counts[0] = lane_counts[1] = 0;
+        if (lane == 0) {
+            lane_counts[0] = lane_counts[1] = 0;
+#if YBWC
+            bc.idle = 0; /* until a node entry reads it (SPLIT_CHECK_EVERY) */
+#endif
+        }
         BARRIER();
         ply = s.ply;
         f = s.current;

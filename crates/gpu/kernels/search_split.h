@@ -42,9 +42,6 @@
 #ifndef SPLIT_CHECK_EVERY
 #define SPLIT_CHECK_EVERY 4u
 #endif
-/* Split points a worker may have open at once (nested along its path), and the most it may
- * have open or given up and not yet closed. */
-#define SPLITS_PER_WORKER 4u
 #define SPLIT_NONE 0xffffffffu
 /* `workers`: helpers may join while this bit is set; the rest counts the helpers at work. 0 is
  * closed, so a pool of zeroes is all closed. */

@@ -205,6 +205,10 @@ DEVICE_FN void diag_count(GLOBAL u32 *control, u64 key, i32 depth) {
 }
 #endif
 
+/* YBWC (search_split.h): the split points a worker may have open at once (nested along its path)
+ * or given up and not yet closed. */
+#define SPLITS_PER_WORKER 4u
+
 /* ---- The shared stack of one worker ------------------------------------------------------------
  * Boards are kept unpacked (88 bytes a ply, not a PackedBoard's 40): every node packed its board
  * on entry and every return unpacked its parent's. The kernel is 96 instructions shorter, and on
@@ -221,7 +225,7 @@ typedef struct {
     /* YBWC (search_split.h): at each ply, 0, this worker's own split point (slot + 1), or
      * SPLIT_AT_HELPING where it helps at `help`. */
     u8 split_at[GPU_MAX_PLY];
-    u32 split_ply[4];               /* the ply of each own split point (SPLITS_PER_WORKER) */
+    u32 split_ply[SPLITS_PER_WORKER]; /* the ply of each own split point */
     u32 split_busy;                 /* own split points not closed yet, a bit a slot */
     u32 split_live;                 /* those of them on the current path (not given up) */
     u32 split_seq;                  /* publications so far (announce words) */
