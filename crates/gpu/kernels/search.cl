@@ -233,7 +233,7 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
     i32 ret = 0;
     i32 eval_result = 0;
     u32 child_pv_len = 0;
-    u32 idle = 0, finished = 0;
+    u32 idle = 0, finished = 0, broken = 0;
     const u32 abdada = params->mode == MODE_ABDADA || params->mode == MODE_ABDADA_RMO;
     /* ABDADA: the node being entered may be put off if another worker is on it (a younger
      * brother, in the first pass over its parent's moves); the child returned put off. */
@@ -437,6 +437,13 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
                         u32 t = split_take(sp, split_read(&sp->frame.n_moves));
                         if (t < TAKE_STOP) {
                             bc.take = t;
+                            /* The window this first move is searched with, as NEED_TAKE reads it
+                             * for the next ones. (Left unset, the helper took whatever an earlier
+                             * take had left in shared memory, of another node or launch, as its
+                             * alpha: at a null-window node above beta, which mate-distance
+                             * pruning one ply down turned into a mate score. The start position
+                             * came out "mate in 1" at depth 15 on the H100, eighteenth session.) */
+                            bc.split_alpha = (i32)split_read((const GLOBAL u32 *)&sp->alpha);
                             s.help = x;
                             ATOMIC_ADD_U32(&announce[ANNOUNCE_IDLE], 0xffffffffu);
                         } else {
@@ -799,6 +806,12 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
                 second_pass = 0;
                 /* At a PV node, the window of the moves taken narrows as any worker raises alpha. */
                 if (bc.split_alpha > f.alpha) f.alpha = bc.split_alpha;
+                if (f.alpha >= f.beta) {
+                    /* Merges raise a split point's alpha below its beta only: a window this
+                     * empty was read from elsewhere. */
+                    broken = 1;
+                    break;
+                }
             }
 #else
             const u32 split = 0;
@@ -945,6 +958,15 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
         }
 
         if (state == STATE_RETURN) {
+#if YBWC
+            if (s.split_at[ply]) {
+                /* A node returns only once its split point is closed (its owner) or left (a
+                 * helper, which never returns from it): a split point left behind would hand its
+                 * value to whatever node comes next at this ply. */
+                broken = 1;
+                break;
+            }
+#endif
             if (ply == 0) {
                 finished = 1;
                 break;
@@ -1193,12 +1215,12 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
         }
         return;
     }
-    if (idle) {
+    if (idle || broken) {
         if (lane == 0) {
             result->nodes = nodes;
             result->tt_cutoffs = s.tt_cutoffs;
             result->etc_cutoffs = s.etc_cutoffs;
-            result->status = STATUS_IDLE;
+            result->status = broken ? STATUS_BROKEN : STATUS_IDLE;
         }
         return;
     }

@@ -147,6 +147,7 @@ typedef struct {
 #define STATUS_RUNNING 0u /* suspended at the end of a slice, resumes at the next launch */
 #define STATUS_DONE 1u    /* finished the iteration: score, best move and PV are valid */
 #define STATUS_IDLE 2u    /* stopped because another worker finished the iteration */
+#define STATUS_BROKEN 3u  /* found its own state inconsistent (a bug): the host gives the search up */
 
 /* control[0]: set by the first worker to finish the iteration; the others stop. */
 #define CONTROL_DONE 0

@@ -6,8 +6,8 @@
 use crate::kernel_source::{search_defines, search_source};
 use crate::layout::{
     BUSY_ENTRIES, GPU_MAX_PLY, HISTORY_WORDS, MAX_MOVES, ParallelMode, SPLITS_PER_WORKER,
-    STATUS_DONE, STATUS_RUNNING, SearchParams, TT_BUCKET, TT_ENTRY_BYTES, WORKER_LANES,
-    WorkerResult,
+    STATUS_BROKEN, STATUS_DONE, STATUS_RUNNING, SearchParams, TT_BUCKET, TT_ENTRY_BYTES,
+    WORKER_LANES, WorkerResult,
 };
 use crate::line_table::line_table;
 use kogge_chess::{Board, Move};
@@ -402,6 +402,16 @@ impl GpuSearch {
             self.device.read(&self.results, &mut self.host_results)?;
             self.adapt_slice(started.elapsed());
             params.start = 0;
+            if let Some(w) = self
+                .host_results
+                .iter()
+                .position(|r| r.status == STATUS_BROKEN)
+            {
+                return Err(bad(format!(
+                    "GPU search worker {w} found its state inconsistent (a kernel bug): \
+                     the search is given up"
+                )));
+            }
             let nodes: u64 = self.host_results.iter().map(|r| r.nodes).sum();
             if let Some(done) = self.finished(root, nodes) {
                 if self.trace {

@@ -152,6 +152,8 @@ impl Default for WorkerResult {
 pub const STATUS_RUNNING: u32 = 0;
 pub const STATUS_DONE: u32 = 1;
 pub const STATUS_IDLE: u32 = 2;
+/// A worker found its own state inconsistent (a kernel bug): the search is given up.
+pub const STATUS_BROKEN: u32 = 3;
 
 /// Bytes of one transposition-table entry and entries per bucket.
 pub const TT_ENTRY_BYTES: usize = 16;
