@@ -20,9 +20,11 @@
  * Broadcast (search.cl's uniform control rule). Fields other workers change are read through
  * volatile pointers: their copies in this multiprocessor's L1 may be stale. */
 
-/* The shallowest depth at which a node may be split. */
+/* The shallowest depth at which a node may be split. Time to depth 13 (bench x16, H100,
+ * eighteenth session) at 132 workers: 1: 4.20 s, 2: 3.53 to 3.73 s, 3: 4.30 s, 4: 5.28 s,
+ * 6: 9.50 s; at 528: 2: 4.56 s, 4: 5.37 s, 6: 8.24 s. */
 #ifndef SPLIT_MIN_DEPTH
-#define SPLIT_MIN_DEPTH 4
+#define SPLIT_MIN_DEPTH 2
 #endif
 /* Whether PV nodes (the root among them) are split too (1), their moves after the first searched
  * with the null window of the split point's alpha, raised by whichever worker beats it, and

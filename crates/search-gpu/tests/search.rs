@@ -227,7 +227,7 @@ fn ybwc_helpers_take_moves_from_split_points_and_mates_are_proved() {
     ];
     for mut gpu in open_all_finishing(4, ParallelMode::Ybwc, false) {
         worker_0_proves(&mut gpu, &mates);
-        // A quiet middlegame, deep enough for split points (SPLIT_MIN_DEPTH 4).
+        // A quiet middlegame, deep enough for split points (SPLIT_MIN_DEPTH 2).
         gpu.clear().unwrap();
         let b = board("r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1BBPPP/R2QK2R w KQ - 0 9");
         let it = search_to(&mut gpu, &b, 8);
