@@ -265,6 +265,7 @@ typedef struct {
     i32 split_alpha;  /* YBWC: a PV split point's alpha when a move was taken */
     u32 best_move;    /* YBWC: a closed PV split point's best move and line length */
     u32 pv_len;
+    i32 history;      /* the history of a move late-move reduction is reducing (a shared table) */
 } Broadcast;
 
 /* ---- Enhanced transposition cutoff ---------------------------------------------------------------
