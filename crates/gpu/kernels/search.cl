@@ -924,18 +924,15 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
                      * lane 0 reads it for all, or they could disagree on the reduction and part
                      * ways. On PoCL, where the lanes run one after another, they did (with 264
                      * workers, bench positions to depth 13, nineteenth session). */
-                    i32 h;
+                    i32 h = history[butterfly_index(cur.side, m)];
 #if HISTORY_SHARE > 1
                     if (params->workers > 1) {
                         BARRIER();
-                        if (lane == 0) bc.history = history[butterfly_index(cur.side, m)];
+                        if (lane == 0) bc.history = h;
                         BARRIER();
                         h = bc.history;
-                    } else
-#endif
-                    {
-                        h = history[butterfly_index(cur.side, m)];
                     }
+#endif
                     r -= h / LMR_HISTORY_DIV;
                     if (r < 0) r = 0;
                     if (r > new_depth - 1) r = new_depth - 1 > 0 ? new_depth - 1 : 0;
