@@ -145,6 +145,7 @@ pub fn run(args: &BenchSmpArgs) -> Result<ExitCode> {
         &legal,
         Instant::now(),
         Duration::ZERO,
+        1,
     )
     .context("GPU search")?;
     let mut rows: Vec<Row> = Vec::new();
@@ -169,6 +170,7 @@ pub fn run(args: &BenchSmpArgs) -> Result<ExitCode> {
                 &legal,
                 start,
                 Duration::ZERO,
+                1,
             )
             .context("GPU search")?;
             row.time += start.elapsed();

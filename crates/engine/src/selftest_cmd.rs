@@ -441,6 +441,7 @@ fn check_search(t: &Selftest, report: &mut Report) -> Result<()> {
             &legal,
             Instant::now(),
             Duration::ZERO,
+            1,
         )
         .with_context(|| format!("GPU search of {}", board.to_fen()))?;
         let best_legal = got.best.is_some_and(|m| legal.contains(&m));

@@ -420,4 +420,85 @@ fn the_gpu_search_plays_over_uci() {
         lines.iter().any(|l| field(l, "depth") == Some("5")),
         "{lines:?}"
     );
+
+    // MultiPV on the GPU: at every depth three lines, three different moves, best first.
+    e.send("setoption name MultiPV value 3");
+    e.send("position startpos");
+    e.send("go depth 4");
+    let lines = e.read_until("bestmove", Duration::from_secs(120), |l| {
+        l.starts_with("bestmove")
+    });
+    legal_bestmove(&lines, &Board::startpos());
+    assert!(
+        !lines.iter().any(|l| l.starts_with("info string")),
+        "MultiPV ran on the GPU: {lines:?}"
+    );
+    for depth in 1..=4 {
+        let at_depth: Vec<&str> = lines
+            .iter()
+            .filter(|l| field(l, "depth") == Some(&depth.to_string()) && l.contains(" pv "))
+            .filter(|l| !l.contains("bound"))
+            .map(String::as_str)
+            .collect();
+        let indices: Vec<&str> = at_depth
+            .iter()
+            .filter_map(|l| field(l, "multipv"))
+            .collect();
+        assert_eq!(indices, ["1", "2", "3"], "depth {depth}: {lines:?}");
+        let moves: Vec<&str> = at_depth.iter().filter_map(|l| field(l, "pv")).collect();
+        assert!(
+            moves[0] != moves[1] && moves[1] != moves[2] && moves[0] != moves[2],
+            "depth {depth}: {at_depth:?}"
+        );
+        let scores: Vec<i32> = at_depth
+            .iter()
+            .filter_map(|l| field(l, "cp")?.parse().ok())
+            .collect();
+        assert!(
+            scores.len() == 3 && scores[0] >= scores[1] && scores[1] >= scores[2],
+            "depth {depth}: {at_depth:?}"
+        );
+    }
+    assert_eq!(
+        best(&lines),
+        moves_of_last(&lines)[0],
+        "the first line's move is played"
+    );
+
+    // searchmoves on the GPU: the root searches only the moves named.
+    e.send("setoption name MultiPV value 1");
+    e.send("position fen 4k3/8/8/3q4/8/8/3R4/4K3 w - - 0 1");
+    e.send("go depth 5 searchmoves e1f1 d2e2");
+    let lines = e.read_until("bestmove", Duration::from_secs(120), |l| {
+        l.starts_with("bestmove")
+    });
+    assert!(
+        !lines.iter().any(|l| l.starts_with("info string")),
+        "searchmoves ran on the GPU: {lines:?}"
+    );
+    assert!(
+        ["e1f1", "d2e2"].contains(&best(&lines)),
+        "Rxd5 was not named: {lines:?}"
+    );
+    e.send("go depth 5");
+    let lines = e.read_until("bestmove", Duration::from_secs(120), |l| {
+        l.starts_with("bestmove")
+    });
+    assert_eq!(best(&lines), "d2d5", "{lines:?}");
+}
+
+/// The first move of each line of the last depth reported, by `multipv` index.
+fn moves_of_last(lines: &[String]) -> Vec<&str> {
+    let last_depth = lines
+        .iter()
+        .filter(|l| l.contains(" pv ") && !l.contains("bound"))
+        .rev()
+        .find_map(|l| field(l, "depth"))
+        .unwrap_or("0");
+    lines
+        .iter()
+        .filter(|l| field(l, "depth") == Some(last_depth) && l.contains(" pv "))
+        .filter(|l| !l.contains("bound"))
+        .filter_map(|l| field(l, "pv"))
+        .collect()
 }

@@ -77,6 +77,9 @@ typedef struct {
 #define BOUND_EXACT 3u
 
 /* ---- Host interface (mirrored in crates/search-gpu/src/layout.rs) ---------------------------- */
+/* The most root moves the host may name (a position has at most 218 legal moves). */
+#define MAX_ROOT_MOVES 256u
+
 typedef struct {
     PackedBoard root;
     u64 root_key;
@@ -90,6 +93,9 @@ typedef struct {
     u32 workers;
     u32 mode;         /* MODE_* */
     u32 any_finisher; /* 1: the first worker to finish ends the iteration; 0: worker 0 only */
+    u32 root_move_count; /* searchmoves and MultiPV: the root searches only root_moves[..count]; 0: all */
+    u16 root_moves[MAX_ROOT_MOVES];
+    u32 root_pad;
 } SearchParams;
 
 #define MODE_LAZY 0u

@@ -99,6 +99,7 @@ fn main() -> Result<()> {
                 &legal,
                 Instant::now(),
                 Duration::ZERO,
+                1,
             )?;
             if got.value == *value {
                 same += 1;

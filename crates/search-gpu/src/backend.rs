@@ -1,8 +1,8 @@
 //! `GpuBackend`: the GPU search behind the same [`SearchBackend`] interface as the CPU search.
 //! The host runs iterative deepening, aspiration windows and the clock; each iteration runs on
-//! the device ([`GpuSearch::iterate`]). Whenever the GPU cannot serve — no device, a build or
-//! launch failure, a request the kernel does not support (MultiPV, `searchmoves`) — it says so
-//! in an `info string` and the CPU search answers instead, so a game never stops on it.
+//! the device ([`GpuSearch::iterate`]); MultiPV and `searchmoves` limit the root moves the
+//! kernel searches. Whenever the GPU cannot serve — no device, a build or launch failure — it
+//! says so in an `info string` and the CPU search answers instead, so a game never stops on it.
 
 use crate::driver::{GpuSearch, GpuSearchOptions, Outcome};
 use crate::layout::ParallelMode;
@@ -106,7 +106,10 @@ impl GpuBackend {
 
 /// Iterative deepening on the GPU: aspiration windows, the clock, `info` lines; each iteration
 /// runs on the device. `Err` only for device failures (the caller falls back to the CPU).
-/// `legal` are the root's legal moves (not empty).
+/// `legal` are the root's legal moves (not empty). `multipv` lines, as the CPU search does them:
+/// at each depth the first line searches every root move `limits.searchmoves` allows (all,
+/// without it), each next line the moves the lines before it did not play, and the lines are
+/// reported best first.
 #[allow(clippy::too_many_arguments)]
 pub fn iterative_deepening(
     gpu: &mut GpuSearch,
@@ -117,6 +120,7 @@ pub fn iterative_deepening(
     legal: &[Move],
     start: Instant,
     move_overhead: Duration,
+    multipv: usize,
 ) -> Result<SearchResult, GpuError> {
     let time = TimeManager::new(limits, move_overhead, start);
     gpu.new_search(&position.history)?;
@@ -124,129 +128,179 @@ pub fn iterative_deepening(
     let max_depth = limits
         .depth
         .map_or(MAX_GPU_DEPTH, |d| d.clamp(1, MAX_GPU_DEPTH));
+    // The root moves the search may play: `searchmoves` (the legal ones among them), or all.
+    let mut allowed: Vec<Move> = legal
+        .iter()
+        .copied()
+        .filter(|m| limits.searchmoves.is_empty() || limits.searchmoves.contains(m))
+        .collect();
+    if allowed.is_empty() {
+        allowed = legal.to_vec();
+    }
+    let lines_wanted = multipv.clamp(1, allowed.len());
     let mut result = SearchResult {
-        best: legal.first().copied(),
+        best: allowed.first().copied(),
         ponder: None,
         value: 0,
         depth: 0,
         nodes: 0,
     };
+    // The last completed depth's lines, best first.
+    let mut completed: Vec<crate::Iteration> = Vec::new();
     let mut total_nodes = 0u64;
     let mut previous_best = Move::NONE;
     let mut stable = 0u32;
     let mut previous_value: Value = 0;
 
     'deepening: for depth in 1..=max_depth {
-        let mut delta = ASPIRATION_WINDOW;
-        let guess = result.value;
-        let (mut alpha, mut beta) = if depth as i32 >= ASPIRATION_MIN_DEPTH {
-            (
-                (guess - delta).max(-INFINITE),
-                (guess + delta).min(INFINITE),
-            )
-        } else {
-            (-INFINITE, INFINITE)
-        };
-        // A fail high's move beat the best of the last iteration by a margin: if the clock
-        // runs out before the wider window settles, it is the better move to play.
-        let mut fail_high: Option<(Move, Value)> = None;
-        let iteration = loop {
-            let nodes_before = total_nodes;
-            let mut stop = |nodes: u64| {
-                control.is_stopped()
-                    || (depth > 1 && time.hard_limit_passed(control))
-                    || limits.nodes.is_some_and(|n| nodes_before + nodes >= n)
+        let mut lines: Vec<crate::Iteration> = Vec::new();
+        for line_index in 0..lines_wanted {
+            let root_moves: Vec<Move> = allowed
+                .iter()
+                .copied()
+                .filter(|m| !lines.iter().any(|l| l.best == *m))
+                .collect();
+            // All legal moves: no list for the kernel to check.
+            gpu.set_root_moves(if root_moves.len() == legal.len() {
+                &[]
+            } else {
+                &root_moves
+            })?;
+            let mut delta = ASPIRATION_WINDOW;
+            let guess = completed.get(line_index).map_or(result.value, |l| l.score);
+            let (mut alpha, mut beta) = if depth as i32 >= ASPIRATION_MIN_DEPTH {
+                (
+                    (guess - delta).max(-INFINITE),
+                    (guess + delta).min(INFINITE),
+                )
+            } else {
+                (-INFINITE, INFINITE)
             };
-            match gpu.iterate(&root, depth as i32, alpha, beta, &mut stop)? {
-                Outcome::Stopped { nodes, partial } => {
-                    total_nodes += nodes;
-                    // As the CPU search: a root move searched in full at this depth that beat
-                    // the others searched before it (the previous best among them, tried
-                    // first) is better informed than the last completed iteration.
-                    if let Some((mv, value)) = partial.or(fail_high)
-                        && legal.contains(&mv)
-                        && depth > 1
-                    {
-                        if result.best != Some(mv) {
-                            // Shown, so that the last line a GUI sees is the move played.
-                            let it = crate::Iteration {
-                                depth,
-                                seldepth: depth,
-                                score: value,
-                                best: mv,
-                                pv: vec![mv],
-                                nodes: total_nodes,
-                                tt_cutoffs: 0,
-                                etc_cutoffs: 0,
-                                worker: 0,
-                            };
-                            report(sink, &it, Bound::Exact, total_nodes, start, 0);
-                            result.ponder = None;
+            // A fail high's move beat the best of the last iteration by a margin: if the clock
+            // runs out before the wider window settles, it is the better move to play.
+            let mut fail_high: Option<(Move, Value)> = None;
+            let iteration = loop {
+                let nodes_before = total_nodes;
+                let mut stop = |nodes: u64| {
+                    control.is_stopped()
+                        || (depth > 1 && time.hard_limit_passed(control))
+                        || limits.nodes.is_some_and(|n| nodes_before + nodes >= n)
+                };
+                match gpu.iterate(&root, depth as i32, alpha, beta, &mut stop)? {
+                    Outcome::Stopped { nodes, partial } => {
+                        total_nodes += nodes;
+                        // As the CPU search: a root move searched in full at this depth that
+                        // beat the others searched before it (the previous best among them,
+                        // tried first) is better informed than the last completed iteration.
+                        // With several lines it stands in only when no depth completed.
+                        if let Some((mv, value)) = partial.or(fail_high)
+                            && line_index == 0
+                            && (lines_wanted == 1 || completed.is_empty())
+                            && root_moves.contains(&mv)
+                            && depth > 1
+                        {
+                            if result.best != Some(mv) {
+                                // Shown, so that the last line a GUI sees is the move played.
+                                let it = crate::Iteration {
+                                    depth,
+                                    seldepth: depth,
+                                    score: value,
+                                    best: mv,
+                                    pv: vec![mv],
+                                    nodes: total_nodes,
+                                    tt_cutoffs: 0,
+                                    etc_cutoffs: 0,
+                                    worker: 0,
+                                };
+                                report(sink, &it, 1, Bound::Exact, total_nodes, start, 0);
+                                result.ponder = None;
+                            }
+                            result.best = Some(mv);
+                            result.value = value;
                         }
-                        result.best = Some(mv);
-                        result.value = value;
+                        break 'deepening;
                     }
-                    break 'deepening;
+                    Outcome::Done(it) => {
+                        total_nodes += it.nodes;
+                        let bound = if it.score <= alpha {
+                            Bound::Upper
+                        } else if it.score >= beta {
+                            Bound::Lower
+                        } else {
+                            Bound::Exact
+                        };
+                        if bound == Bound::Exact {
+                            break it;
+                        }
+                        report(sink, &it, line_index + 1, bound, total_nodes, start, 0);
+                        if bound == Bound::Lower {
+                            fail_high = Some((it.best, it.score));
+                        }
+                        if bound == Bound::Upper {
+                            beta = (alpha + beta) / 2;
+                            alpha = (it.score - delta).max(-INFINITE);
+                        } else {
+                            beta = (it.score + delta).min(INFINITE);
+                        }
+                        delta += delta / 2;
+                    }
                 }
-                Outcome::Done(it) => {
-                    total_nodes += it.nodes;
-                    let bound = if it.score <= alpha {
-                        Bound::Upper
-                    } else if it.score >= beta {
-                        Bound::Lower
-                    } else {
-                        Bound::Exact
-                    };
-                    if bound == Bound::Exact {
-                        break it;
-                    }
-                    report(sink, &it, bound, total_nodes, start, 0);
-                    if bound == Bound::Lower {
-                        fail_high = Some((it.best, it.score));
-                    }
-                    if bound == Bound::Upper {
-                        beta = (alpha + beta) / 2;
-                        alpha = (it.score - delta).max(-INFINITE);
-                    } else {
-                        beta = (it.score + delta).min(INFINITE);
-                    }
-                    delta += delta / 2;
-                }
+            };
+            // A move the device got wrong would lose the game: only a move of this line's
+            // root is taken.
+            if !root_moves.contains(&iteration.best) {
+                sink.report(Report::Message(format!(
+                    "GPU search returned a root move it was not given, {}; ignored",
+                    iteration.best
+                )));
+                break;
             }
-        };
-        // A move the device got wrong would lose the game: only a legal one is taken.
-        if !legal.contains(&iteration.best) {
-            sink.report(Report::Message(format!(
-                "GPU search returned an illegal move {}; ignored",
-                iteration.best
-            )));
+            lines.push(iteration);
+        }
+        if lines.is_empty() {
             continue;
         }
-        result.best = Some(iteration.best);
-        result.ponder = iteration.pv.get(1).copied();
-        result.value = iteration.score;
-        result.depth = iteration.depth;
+        // Each line searched the moves the lines before it left, so a later line may score
+        // higher than an earlier one (a deeper look, another window): best first.
+        lines.sort_by_key(|l| std::cmp::Reverse(l.score));
         let hashfull = gpu.hashfull().unwrap_or(0);
-        report(sink, &iteration, Bound::Exact, total_nodes, start, hashfull);
+        for (i, line) in lines.iter().enumerate() {
+            report(
+                sink,
+                line,
+                i + 1,
+                Bound::Exact,
+                total_nodes,
+                start,
+                hashfull,
+            );
+        }
+        let best = &lines[0];
+        result.best = Some(best.best);
+        result.ponder = best.pv.get(1).copied();
+        result.value = best.score;
+        result.depth = best.depth;
 
-        stable = if iteration.best == previous_best {
+        stable = if best.best == previous_best {
             stable + 1
         } else {
             0
         };
-        let falling = (previous_value - iteration.score).clamp(0, 100) as f64 / 100.0;
-        previous_best = iteration.best;
-        previous_value = iteration.score;
+        let falling = (previous_value - best.score).clamp(0, 100) as f64 / 100.0;
+        previous_best = best.best;
+        previous_value = best.score;
+        let best_score = best.score;
+        completed = lines;
         if let Some(mate) = limits.mate
-            && iteration.score >= MATE - 2 * mate as Value
+            && best_score >= MATE - 2 * mate as Value
         {
             break;
         }
-        if limits.clock.is_some() && legal.len() == 1 && depth >= 4 {
+        if limits.clock.is_some() && allowed.len() == 1 && depth >= 4 {
             break;
         }
-        if iteration.score.abs() >= MATE_BOUND
-            && depth as Value >= 2 * (MATE - iteration.score.abs()) + 6
+        if best_score.abs() >= MATE_BOUND
+            && depth as Value >= 2 * (MATE - best_score.abs()) + 6
             && !limits.infinite
         {
             break;
@@ -258,7 +312,6 @@ pub fn iterative_deepening(
             break;
         }
     }
-    control.wait_while_held(limits);
     result.nodes = total_nodes;
     Ok(result)
 }
@@ -266,6 +319,7 @@ pub fn iterative_deepening(
 fn report(
     sink: &dyn InfoSink,
     it: &crate::Iteration,
+    multipv: usize,
     bound: Bound,
     nodes: u64,
     start: Instant,
@@ -279,7 +333,7 @@ fn report(
     sink.report(Report::Pv(Info {
         depth: it.depth,
         seldepth: it.seldepth.max(it.depth),
-        multipv: 1,
+        multipv: multipv as u32,
         value: it.score,
         bound,
         nodes,
@@ -341,20 +395,7 @@ impl SearchBackend for GpuBackend {
             sink.report(Report::Message(note));
         }
         let legal: Vec<Move> = position.board.legal_moves().iter().copied().collect();
-        let unsupported = if self.multipv > 1 {
-            Some("MultiPV")
-        } else if !limits.searchmoves.is_empty() {
-            Some("searchmoves")
-        } else {
-            None
-        };
         if self.gpu.is_none() || legal.is_empty() {
-            return self.cpu.search(position, limits, control, sink);
-        }
-        if let Some(what) = unsupported {
-            sink.report(Report::Message(format!(
-                "the GPU search has no {what}; this search runs on the CPU"
-            )));
             return self.cpu.search(position, limits, control, sink);
         }
         let start = Instant::now();
@@ -370,6 +411,7 @@ impl SearchBackend for GpuBackend {
             &legal,
             start,
             self.move_overhead,
+            self.multipv,
         ) {
             Ok(result) => result,
             Err(e) => {

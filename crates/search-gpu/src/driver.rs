@@ -5,9 +5,9 @@
 
 use crate::kernel_source::{search_defines, search_source};
 use crate::layout::{
-    BUSY_ENTRIES, GPU_MAX_PLY, HISTORY_WORDS, MAX_MOVES, ParallelMode, SPLITS_PER_WORKER,
-    STATUS_BROKEN, STATUS_DONE, STATUS_RUNNING, SearchParams, TT_BUCKET, TT_ENTRY_BYTES,
-    WORKER_LANES, WorkerResult,
+    BUSY_ENTRIES, GPU_MAX_PLY, HISTORY_WORDS, MAX_MOVES, MAX_ROOT_MOVES, ParallelMode,
+    SPLITS_PER_WORKER, STATUS_BROKEN, STATUS_DONE, STATUS_RUNNING, SearchParams, TT_BUCKET,
+    TT_ENTRY_BYTES, WORKER_LANES, WorkerResult,
 };
 use crate::line_table::line_table;
 use kogge_chess::{Board, Move};
@@ -123,6 +123,9 @@ pub struct GpuSearch {
     tt_log2: u32,
     game_keys: Buffer<u64>,
     history_len: u32,
+    /// The root moves the next iterations search (`go searchmoves`, MultiPV's later lines);
+    /// empty: all. Cleared by [`GpuSearch::new_search`].
+    root_moves: Vec<Move>,
     control: Buffer<u32>,
     busy: Buffer<u64>,
     /// YBWC: the split points (`SplitPoint` in search_split.h, SPLITS_PER_WORKER a worker).
@@ -229,6 +232,7 @@ impl GpuSearch {
             tt_log2,
             game_keys: device.alloc(GAME_KEYS)?,
             history_len: 0,
+            root_moves: Vec::new(),
             control: device.alloc(control_words(diag_log2))?,
             busy: device.alloc(BUSY_ENTRIES)?,
             splits: device.alloc(split_bytes)?,
@@ -285,6 +289,7 @@ impl GpuSearch {
         self.device.write(&mut self.game_keys, &keys)?;
         self.history_len = recent.len() as u32;
         self.generation = (self.generation + 1) & 63;
+        self.root_moves.clear();
         if self.diag_log2.is_some() {
             // A fresh, zeroed table and counters for this search, and the first run's tag.
             self.control = self.device.alloc(0)?;
@@ -292,6 +297,20 @@ impl GpuSearch {
             self.diag_tag = 0;
             self.next_node_count_run()?;
         }
+        Ok(())
+    }
+
+    /// Limits the root of the next iterations to `moves` (legal moves of the root, at least one;
+    /// `go searchmoves`, or MultiPV's lines after the first); empty: every legal move. Holds
+    /// until changed or until [`GpuSearch::new_search`].
+    pub fn set_root_moves(&mut self, moves: &[Move]) -> Result<(), GpuError> {
+        if moves.len() > MAX_ROOT_MOVES {
+            return Err(bad(format!(
+                "{} root moves named, at most {MAX_ROOT_MOVES}",
+                moves.len()
+            )));
+        }
+        self.root_moves = moves.to_vec();
         Ok(())
     }
 
@@ -353,7 +372,13 @@ impl GpuSearch {
             workers: self.active_workers as u32,
             mode: self.options.mode.code(),
             any_finisher: u32::from(self.options.any_finisher),
+            root_move_count: self.root_moves.len() as u32,
+            root_moves: [0; MAX_ROOT_MOVES],
+            root_pad: 0,
         };
+        for (slot, m) in params.root_moves.iter_mut().zip(&self.root_moves) {
+            *slot = m.raw();
+        }
         if matches!(
             self.options.mode,
             ParallelMode::Abdada | ParallelMode::AbdadaRmo

@@ -94,12 +94,22 @@ pub struct SearchParams {
     /// 1: the first worker to finish an iteration ends it for all and its result is used; 0:
     /// only worker 0 ends it.
     pub any_finisher: u32,
+    /// `go searchmoves` and MultiPV: the root searches only `root_moves[..root_move_count]`
+    /// (raw moves); 0 searches every legal move.
+    pub root_move_count: u32,
+    pub root_moves: [u16; MAX_ROOT_MOVES],
+    pub root_pad: u32,
 }
 
-// SAFETY: repr(C); PackedBoard is five u64 (40 bytes), then one u64 and twelve 4-byte integers:
-// 96 bytes with no padding; every bit pattern is a valid value.
+/// The most root moves [`SearchParams`] can name (`MAX_ROOT_MOVES` in the kernel); a position
+/// has at most 218 legal moves.
+pub const MAX_ROOT_MOVES: usize = 256;
+
+// SAFETY: repr(C); PackedBoard is five u64 (40 bytes), then one u64 and thirteen 4-byte
+// integers (100 bytes so far), 256 u16 (612) and a last u32: 616 bytes, a multiple of 8, with no
+// padding; every bit pattern is a valid value.
 unsafe impl Pod for SearchParams {}
-const _: () = assert!(std::mem::size_of::<SearchParams>() == 96);
+const _: () = assert!(std::mem::size_of::<SearchParams>() == 616);
 
 /// `WorkerResult`: one worker's state after a launch.
 #[derive(Clone, Copy, Debug)]

@@ -306,3 +306,35 @@ fn a_stopped_iteration_gives_its_best_root_move_so_far() {
         assert!(value.abs() < 200, "{value}");
     }
 }
+
+#[test]
+fn the_root_searches_only_the_moves_it_is_given() {
+    // White wins a free queen with Rxd5 unless the host names other root moves (`go
+    // searchmoves`, MultiPV's later lines). After a first search Rxd5 is the table's move at the
+    // root, which must not be tried first either.
+    let b = board("4k3/8/8/3q4/8/8/3R4/4K3 w - - 0 1");
+    let rxd5 = b.parse_uci("d2d5").unwrap();
+    let named = [b.parse_uci("e1f1").unwrap(), b.parse_uci("d2e2").unwrap()];
+    for workers in [1, 4] {
+        for mut gpu in open_all_finishing(workers, ParallelMode::AbdadaRmo, true) {
+            assert_eq!(search_to(&mut gpu, &b, 4).best, rxd5);
+            for given in [&named[..], &named[1..]] {
+                gpu.new_search(&[]).unwrap();
+                gpu.set_root_moves(given).unwrap();
+                for d in 1..=4 {
+                    let Outcome::Done(it) =
+                        gpu.iterate(&b, d, -32001, 32001, &mut |_| false).unwrap()
+                    else {
+                        panic!("not stopped")
+                    };
+                    assert!(
+                        given.contains(&it.best) && it.pv.first() == Some(&it.best),
+                        "{workers} workers, depth {d}: {it:?}"
+                    );
+                }
+            }
+            // A new search searches every move again.
+            assert_eq!(search_to(&mut gpu, &b, 4).best, rxd5);
+        }
+    }
+}
