@@ -1,8 +1,10 @@
-//! `kogge analyze`: searches one position on the CPU and shows the search as it deepens, for
-//! people rather than GUIs: a diagram, then one line per completed iteration with the score in
-//! pawns and the principal variation in SAN, then the best move and the expected reply.
+//! `kogge analyze`: searches one position and shows the search as it deepens, for people rather
+//! than GUIs: a diagram, the search used (the CPU's unless `kogge --backend cuda|opencl`), then
+//! one line per completed iteration with the score in pawns and the principal variation in SAN,
+//! then the best move and the expected reply.
 
 use crate::diagram::diagram;
+use crate::engine_backend::EngineSettings;
 use crate::san_line::{numbered_san, san_and_uci};
 use crate::search_setup::{SearchArgs, parse_movetime};
 use anyhow::{Context, Result};
@@ -36,7 +38,7 @@ pub struct AnalyzeArgs {
     pub multipv: u32,
 }
 
-pub fn run(args: &AnalyzeArgs) -> Result<ExitCode> {
+pub fn run(args: &AnalyzeArgs, engine: EngineSettings) -> Result<ExitCode> {
     let board = match &args.fen {
         Some(fen) => Board::from_fen(fen).with_context(|| format!("invalid FEN '{fen}'"))?,
         None => Board::startpos(),
@@ -59,7 +61,10 @@ pub fn run(args: &AnalyzeArgs) -> Result<ExitCode> {
 
     let multipv = args.multipv as usize;
     let limits = args.search.limits(args.movetime, DEFAULT_MOVETIME_MS);
-    let mut search = args.search.cpu_search(multipv);
+    out.flush()?;
+    let mut search = args.search.engine_search(engine, multipv);
+    writeln!(out, "Search: {}", search.name())?;
+    writeln!(out)?;
     let control = SearchControl::new();
     writeln!(out, "{}", header(multipv > 1))?;
     out.flush()?;
@@ -70,14 +75,17 @@ pub fn run(args: &AnalyzeArgs) -> Result<ExitCode> {
     let sink = move |report: Report| {
         // Aspiration failures (bounds) would show a score that is about to change; people want
         // the settled line of each iteration.
-        if let Report::Pv(info) = report
-            && info.bound == Bound::Exact
-        {
-            let line = iteration_line(&board, &info, multipv > 1);
-            // A reader that went away is noticed when the final lines are written.
-            let mut out = io::stdout().lock();
-            let _ = writeln!(out, "{line}");
-            let _ = out.flush();
+        match report {
+            Report::Pv(info) if info.bound == Bound::Exact => {
+                let line = iteration_line(&board, &info, multipv > 1);
+                // A reader that went away is noticed when the final lines are written.
+                let mut out = io::stdout().lock();
+                let _ = writeln!(out, "{line}");
+                let _ = out.flush();
+            }
+            // Why a GPU search is not used, or stopped being used: on stderr, out of the table.
+            Report::Message(text) => eprintln!("note: {text}"),
+            _ => {}
         }
     };
     let result = search.search(&GamePosition::new(board), &limits, &control, &sink);

@@ -7,6 +7,7 @@
 //! check or could not be read). Failing positions are the point of the test, not an error, so
 //! the exit status is 0 unless `--min-pass` asks for a threshold.
 
+use crate::engine_backend::{EngineBackend, EngineSettings};
 use crate::perft_cmd::progress_bar;
 use crate::san_line::numbered_san;
 use crate::search_setup::{SearchArgs, parse_movetime};
@@ -15,7 +16,6 @@ use clap::Args;
 use kogge_chess::epd::{self, Epd};
 use kogge_chess::{Board, Move};
 use kogge_search::{DisplayValue, GamePosition, SearchBackend, SearchControl, SearchResult};
-use kogge_search_cpu::CpuSearch;
 use std::io::{self, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -110,12 +110,14 @@ impl Expected {
     }
 }
 
-pub fn run(args: &EpdArgs) -> Result<ExitCode> {
+pub fn run(args: &EpdArgs, engine: EngineSettings) -> Result<ExitCode> {
     let text = std::fs::read_to_string(&args.file)
         .with_context(|| format!("cannot read EPD file '{}'", args.file.display()))?;
     let entries = epd::parse_file(&text);
     let limits = args.search.limits(args.movetime, DEFAULT_MOVETIME_MS);
-    let mut search = args.search.cpu_search(1);
+    let mut search = args.search.engine_search(engine, 1);
+    // stderr: stdout keeps one line a position and the closing counts, for scripts.
+    eprintln!("search: {}", search.name());
     let bar = progress_bar(entries.len() as u64);
     let mut out = io::stdout().lock();
     let (mut passed, mut failed, mut skipped) = (0usize, 0usize, 0usize);
@@ -191,7 +193,7 @@ fn check_position(
     epd: &Epd,
     label: &str,
     limits: &kogge_search::Limits,
-    search: &mut CpuSearch,
+    search: &mut EngineBackend,
     nodes: &mut u64,
 ) -> (Verdict, String) {
     let expected = match Expected::of(epd) {

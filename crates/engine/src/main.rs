@@ -212,8 +212,8 @@ fn main() -> ExitCode {
         Some(Command::Devices(args)) => devices_cmd::run(args),
         Some(Command::Bench(args)) => bench::run(args),
         Some(Command::Benchsmp(args)) => benchsmp_cmd::run(args),
-        Some(Command::Analyze(args)) => analyze_cmd::run(args),
-        Some(Command::Epd(args)) => epd_cmd::run(args),
+        Some(Command::Analyze(args)) => analyze_cmd::run(args, engine),
+        Some(Command::Epd(args)) => epd_cmd::run(args, engine),
         Some(Command::Selftest(args)) => selftest_cmd::run(args),
     };
     match result {

@@ -1,9 +1,11 @@
 //! What `kogge analyze` and `kogge epd` share: parsing the search options given on the command
 //! line and turning them into a CPU search and its [`Limits`].
 
+use crate::engine_backend::{EngineBackend, EngineSettings};
+use crate::session::Backend;
 use clap::Args;
 use kogge_search::{Limits, MAX_PLY, SearchBackend};
-use kogge_search_cpu::{CpuSearch, MAX_HASH_MB, MAX_THREADS};
+use kogge_search_cpu::{MAX_HASH_MB, MAX_THREADS};
 use std::time::Duration;
 
 /// The deepest search accepted: what the search itself allows.
@@ -104,20 +106,16 @@ impl SearchArgs {
         limits(movetime_ms, self.depth, self.nodes, default_ms)
     }
 
-    /// The CPU search these options ask for; see [`cpu_search`].
-    pub fn cpu_search(&self, multipv: usize) -> CpuSearch {
-        cpu_search(self.hash, self.threads, multipv)
+    /// The search `engine` chooses (`kogge --backend …`: the CPU search unless a GPU is asked
+    /// for) with these options, ready to search: a GPU's kernel is built before this returns.
+    pub fn engine_search(&self, engine: EngineSettings, multipv: usize) -> EngineBackend {
+        let mut search = EngineBackend::new(engine, self.hash, self.threads);
+        search.set_multipv(multipv);
+        // A command-line search has no clock and no GUI in between: all of `--movetime` is for
+        // thinking. (This also waits for a GPU's set-up.)
+        search.set_move_overhead(Duration::ZERO);
+        search
     }
-}
-
-/// A CPU search with this table, these threads and this many principal variations.
-pub fn cpu_search(hash_mb: usize, threads: usize, multipv: usize) -> CpuSearch {
-    let mut search = CpuSearch::new(hash_mb, threads);
-    search.set_multipv(multipv);
-    // A command-line search has no clock and no GUI in between: all of `--movetime` is for
-    // thinking.
-    search.set_move_overhead(Duration::ZERO);
-    search
 }
 
 #[cfg(test)]

@@ -61,6 +61,45 @@ fn start_position_to_depth_6() {
     );
     best_move(&text, &Board::startpos());
     assert!(text.lines().any(|l| l.starts_with("Ponder:")), "{text}");
+    assert!(text.contains("\nSearch: cpu, 1 thread\n"), "{text}");
+}
+
+#[test]
+fn the_engine_backend_chosen_is_the_one_that_analyses() {
+    // `kogge --backend opencl analyze`: PoCL in CI (a missing device fails there); elsewhere
+    // with no OpenCL device, a note on stderr and the CPU.
+    let out = kogge(&[
+        "--backend",
+        "opencl",
+        "analyze",
+        "--depth",
+        "4",
+        "--multipv",
+        "2",
+    ]);
+    assert!(out.status.success(), "stderr: {}", stderr(&out));
+    let text = stdout(&out);
+    let on_gpu = text.contains("\nSearch: opencl: ");
+    if !on_gpu {
+        assert!(
+            std::env::var("CI").as_deref() != Ok("true"),
+            "no OpenCL device in CI: {text}"
+        );
+        assert!(text.contains("\nSearch: cpu, 1 thread\n"), "{text}");
+        assert!(stderr(&out).contains("note: "), "{}", stderr(&out));
+    }
+    // MultiPV on whichever search it is: two lines a depth, two different first moves.
+    let lines = iterations(&text);
+    assert_eq!(lines.len(), 8, "{text}");
+    for pair in lines.chunks(2) {
+        let first: Vec<&str> = pair
+            .iter()
+            .map(|l| l.split("1. ").nth(1).and_then(|pv| pv.split(' ').next()))
+            .map(|m| m.expect("a first move"))
+            .collect();
+        assert_ne!(first[0], first[1], "{text}");
+    }
+    best_move(&text, &Board::startpos());
 }
 
 #[test]
