@@ -13,7 +13,9 @@
 //!
 //! - **search**: the GPU search (`kernels/search.cl`) on every WAC position to a fixed depth:
 //!   it must reach the depth with a legal best move; and where the CPU search
-//!   proves a mate in at most three moves at that depth, the GPU must prove the same mate.
+//!   proves a mate in at most three moves at that depth, the GPU must prove the same mate. Then
+//!   `go searchmoves` and MultiPV on ten of them: with half the legal moves named and three
+//!   lines asked for, the lines must play named moves, each a different one, best first.
 //!
 //! A new group of checks is a function with the signature of [`Check`]
 //! and one more entry in [`CHECKS`].
@@ -26,7 +28,9 @@ use kogge_chess::epd::{Epd, parse_file};
 use kogge_chess::{Board, testdata};
 use kogge_gpu::{BackendKind, Device, DeviceInfo, choose, list_devices};
 use kogge_gpu_perft::{GpuPerft, PerftOptions};
-use kogge_search::{DisplayValue, GamePosition, Limits, MATE, SearchBackend, SearchControl};
+use kogge_search::{
+    Bound, DisplayValue, GamePosition, Limits, MATE, SearchBackend, SearchControl, Value,
+};
 use kogge_search_cpu::CpuSearch;
 use kogge_search_gpu::{
     GpuEvaluator, GpuSearch, GpuSearchOptions, PlayoutOptions, compare_with_cpu,
@@ -35,6 +39,7 @@ use kogge_search_gpu::{
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 /// `--max-nodes` when not given: the whole selftest takes about 10 s with OpenCL on two CPU
@@ -473,6 +478,88 @@ fn check_search(t: &Selftest, report: &mut Report) -> Result<()> {
                 board.to_fen(),
                 (MATE - cpu_value + 1) / 2,
                 DisplayValue::from_value(gpu_value).uci()
+            ));
+        }
+    }
+    report.finish()?;
+    check_root_moves(&mut gpu, &chosen, report)
+}
+
+/// Positions of the root-moves check: the first this many of the search check's.
+const ROOT_MOVE_POSITIONS: usize = 10;
+/// Its depth and lines.
+const ROOT_MOVE_DEPTH: u32 = 5;
+const ROOT_MOVE_LINES: usize = 3;
+
+/// `go searchmoves` and MultiPV on the GPU: with the later half of a position's legal moves named
+/// and three lines asked for, every line of the last depth plays a named move, no two the same,
+/// best first, and the move played is the first line's.
+fn check_root_moves(
+    gpu: &mut GpuSearch,
+    chosen: &[(Board, Option<Value>)],
+    report: &mut Report,
+) -> Result<()> {
+    report.start(
+        "search",
+        &format!("searchmoves, MultiPV {ROOT_MOVE_LINES}, depth {ROOT_MOVE_DEPTH}"),
+    )?;
+    for (board, _) in chosen.iter().take(ROOT_MOVE_POSITIONS) {
+        let legal: Vec<Move> = board.legal_moves().iter().copied().collect();
+        let named: Vec<Move> = legal[legal.len() / 2..].to_vec();
+        let mut limits = Limits::depth(ROOT_MOVE_DEPTH);
+        limits.searchmoves = named.clone();
+        let lines = Mutex::new(Vec::new());
+        let sink = |r: kogge_search::Report| {
+            if let kogge_search::Report::Pv(info) = r
+                && info.bound == Bound::Exact
+                && info.depth == ROOT_MOVE_DEPTH
+            {
+                lines.lock().unwrap_or_else(|e| e.into_inner()).push(info);
+            }
+        };
+        gpu.clear().context("clearing the GPU table")?;
+        let got = iterative_deepening(
+            gpu,
+            &GamePosition::new(*board),
+            &limits,
+            &SearchControl::new(),
+            &sink,
+            &legal,
+            Instant::now(),
+            Duration::ZERO,
+            ROOT_MOVE_LINES,
+        )
+        .with_context(|| format!("GPU search of {}", board.to_fen()))?;
+        let lines = lines.into_inner().unwrap_or_else(|e| e.into_inner());
+        let firsts: Vec<Move> = lines.iter().filter_map(|l| l.pv.first().copied()).collect();
+        let wanted = ROOT_MOVE_LINES.min(named.len());
+        let indices_ok = lines
+            .iter()
+            .enumerate()
+            .all(|(i, l)| l.multipv as usize == i + 1);
+        let distinct = firsts
+            .iter()
+            .enumerate()
+            .all(|(i, m)| !firsts[..i].contains(m));
+        let best_first = lines.windows(2).all(|w| w[0].value >= w[1].value);
+        if lines.len() == wanted
+            && indices_ok
+            && distinct
+            && best_first
+            && firsts.iter().all(|m| named.contains(m))
+            && got.best == firsts.first().copied()
+        {
+            report.pass();
+        } else {
+            let shown: Vec<String> = lines
+                .iter()
+                .map(|l| format!("{} {} {:?}", l.multipv, l.value, l.pv.first()))
+                .collect();
+            report.fail(format!(
+                "{}: named {} moves, lines {shown:?}, played {:?}",
+                board.to_fen(),
+                named.len(),
+                got.best
             ));
         }
     }
