@@ -1,5 +1,5 @@
 //! What `kogge analyze` and `kogge epd` share: parsing the search options given on the command
-//! line and turning them into a CPU search and its [`Limits`].
+//! line and turning them into the engine's search (`kogge --backend`) and its [`Limits`].
 
 use crate::engine_backend::{EngineBackend, EngineSettings};
 use crate::session::Backend;

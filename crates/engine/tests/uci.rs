@@ -229,13 +229,21 @@ fn options_change_the_search() {
         "{lines:?}"
     );
     for depth in 1..=4 {
-        let at_depth: Vec<&str> = lines
+        let at_depth: Vec<&str> = pv_lines_at(&lines, &depth.to_string())
             .iter()
-            .filter(|l| field(l, "depth") == Some(&depth.to_string()) && l.contains(" pv "))
             .filter_map(|l| field(l, "multipv"))
             .collect();
         assert_eq!(at_depth, ["1", "2", "3"], "depth {depth}: {lines:?}");
     }
+}
+
+/// The `info … pv` lines of `depth` that are not aspiration bounds, in the order sent.
+fn pv_lines_at<'a>(lines: &'a [String], depth: &str) -> Vec<&'a str> {
+    lines
+        .iter()
+        .filter(|l| field(l, "depth") == Some(depth) && l.contains(" pv ") && !l.contains("bound"))
+        .map(String::as_str)
+        .collect()
 }
 
 #[test]
@@ -434,12 +442,7 @@ fn the_gpu_search_plays_over_uci() {
         "MultiPV ran on the GPU: {lines:?}"
     );
     for depth in 1..=4 {
-        let at_depth: Vec<&str> = lines
-            .iter()
-            .filter(|l| field(l, "depth") == Some(&depth.to_string()) && l.contains(" pv "))
-            .filter(|l| !l.contains("bound"))
-            .map(String::as_str)
-            .collect();
+        let at_depth = pv_lines_at(&lines, &depth.to_string());
         let indices: Vec<&str> = at_depth
             .iter()
             .filter_map(|l| field(l, "multipv"))
@@ -485,6 +488,21 @@ fn the_gpu_search_plays_over_uci() {
         l.starts_with("bestmove")
     });
     assert_eq!(best(&lines), "d2d5", "{lines:?}");
+
+    // An infinite search that reached its depth still waits for `stop` before `bestmove`.
+    e.send("go depth 2 infinite");
+    std::thread::sleep(Duration::from_millis(500));
+    e.send("isready");
+    let lines = e.read_until("readyok", Duration::from_secs(5), |l| l == "readyok");
+    assert!(
+        !lines.iter().any(|l| l.starts_with("bestmove")),
+        "an infinite GPU search answered before stop: {lines:?}"
+    );
+    e.send("stop");
+    let lines = e.read_until("bestmove after stop", Duration::from_secs(5), |l| {
+        l.starts_with("bestmove")
+    });
+    assert_eq!(best(&lines), "d2d5", "{lines:?}");
 }
 
 /// The first move of each line of the last depth reported, by `multipv` index.
@@ -495,10 +513,8 @@ fn moves_of_last(lines: &[String]) -> Vec<&str> {
         .rev()
         .find_map(|l| field(l, "depth"))
         .unwrap_or("0");
-    lines
-        .iter()
-        .filter(|l| field(l, "depth") == Some(last_depth) && l.contains(" pv "))
-        .filter(|l| !l.contains("bound"))
+    pv_lines_at(lines, last_depth)
+        .into_iter()
         .filter_map(|l| field(l, "pv"))
         .collect()
 }

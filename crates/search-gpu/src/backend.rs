@@ -312,6 +312,7 @@ pub fn iterative_deepening(
             break;
         }
     }
+    control.wait_while_held(limits);
     result.nodes = total_nodes;
     Ok(result)
 }
