@@ -98,19 +98,22 @@ fn isready_during_a_search_and_stop() {
     e.send("position startpos");
     e.send("go infinite");
     std::thread::sleep(Duration::from_millis(200));
-    let asked = Instant::now();
+    let lines = bestmove_only_after_stop(&mut e, Duration::from_secs(1));
+    legal_bestmove(&lines, &Board::startpos());
+}
+
+/// For a search that must wait for `stop` (infinite, pondering): `isready` is answered within
+/// `wait` with no `bestmove` before it, and `stop` brings the `bestmove`, also within `wait`.
+/// Returns the lines up to it.
+fn bestmove_only_after_stop(e: &mut Engine, wait: Duration) -> Vec<String> {
     e.send("isready");
-    let lines = e.read_until("readyok", Duration::from_secs(1), |l| l == "readyok");
-    assert!(asked.elapsed() < Duration::from_secs(1));
+    let lines = e.read_until("readyok", wait, |l| l == "readyok");
     assert!(
         !lines.iter().any(|l| l.starts_with("bestmove")),
-        "an infinite search answered before stop: {lines:?}"
+        "a search held for stop answered before it: {lines:?}"
     );
     e.send("stop");
-    let lines = e.read_until("bestmove after stop", Duration::from_secs(2), |l| {
-        l.starts_with("bestmove")
-    });
-    legal_bestmove(&lines, &Board::startpos());
+    e.read_until("bestmove after stop", wait, |l| l.starts_with("bestmove"))
 }
 
 #[test]
@@ -492,16 +495,7 @@ fn the_gpu_search_plays_over_uci() {
     // An infinite search that reached its depth still waits for `stop` before `bestmove`.
     e.send("go depth 2 infinite");
     std::thread::sleep(Duration::from_millis(500));
-    e.send("isready");
-    let lines = e.read_until("readyok", Duration::from_secs(5), |l| l == "readyok");
-    assert!(
-        !lines.iter().any(|l| l.starts_with("bestmove")),
-        "an infinite GPU search answered before stop: {lines:?}"
-    );
-    e.send("stop");
-    let lines = e.read_until("bestmove after stop", Duration::from_secs(5), |l| {
-        l.starts_with("bestmove")
-    });
+    let lines = bestmove_only_after_stop(&mut e, Duration::from_secs(5));
     assert_eq!(best(&lines), "d2d5", "{lines:?}");
 }
 
