@@ -292,6 +292,19 @@ HEAVY_FN EvalScore eval_piece(const Board *b, const GLOBAL u64 *t, const EvalCon
 
 /* ---- The evaluation ------------------------------------------------------------------------ */
 
+/* Steps 6 and 7 below, from the per-piece terms summed over every piece (`pieces`, white's view)
+ * and the attack on each king: the per-side terms, white's minus black's, in the order of
+ * crates/eval; the blend by the phase; the side to move's view. */
+DEVICE_FN i32 eval_finish(const Board *b, const EvalContext *x, EvalScore pieces, i32 on_white, i32 on_black) {
+    EvalScore total = pieces;
+    total = eval_add(total, eval_sub(material(b, WHITE), material(b, BLACK)));
+    total = eval_add(total, eval_sub(king_safety(b, x, WHITE, on_white), king_safety(b, x, BLACK, on_black)));
+    total = eval_add(total, eval_sub(bishop_pair(b, WHITE), bishop_pair(b, BLACK)));
+    total = eval_add(total, eval_sub(tempo(b, WHITE), tempo(b, BLACK)));
+    i32 white = eval_blend(total, phase(b));
+    return b->side == WHITE ? white : -white;
+}
+
 /* Called by all 32 lanes of the work-group together, each with the same board (private copy);
  * returns the same value on every lane: the evaluation in centipawns from the side to move's
  * view, equal to kogge_eval::evaluate. Uses BARRIER() internally (so every lane of the group
@@ -334,17 +347,22 @@ DEVICE_FN i32 evaluate(const Board *b, const GLOBAL u64 *lines, u32 lane, LOCAL_
         on_white += partial[16u + p];
         on_black += partial[24u + p];
     }
-    /* Step 5. Every lane has read the sums: scratch is free for the caller again. */
+    /* Step 5. Every lane has read the sums: scratch is free for the caller again. Steps 6 and 7:
+     * eval_finish. */
     BARRIER();
+    return eval_finish(b, &x, eval_score(mg, eg), on_white, on_black);
+}
 
-    /* Step 6. The per-side terms, white's minus black's, in the order of crates/eval. */
-    EvalScore total = eval_score(mg, eg);
-    total = eval_add(total, eval_sub(material(b, WHITE), material(b, BLACK)));
-    total = eval_add(total, eval_sub(king_safety(b, &x, WHITE, on_white), king_safety(b, &x, BLACK, on_black)));
-    total = eval_add(total, eval_sub(bishop_pair(b, WHITE), bishop_pair(b, BLACK)));
-    total = eval_add(total, eval_sub(tempo(b, WHITE), tempo(b, BLACK)));
-
-    /* Step 7. Blend by the phase; the side to move's view. */
-    i32 white = eval_blend(total, phase(b));
-    return b->side == WHITE ? white : -white;
+/* The same evaluation by one lane alone, every piece in turn: for a search in which each lane
+ * has a position of its own (the lanes then run the same instructions on different boards). No
+ * barrier, no shared memory; equal to evaluate() and to kogge_eval::evaluate (eval_check.cl
+ * checks both on every position). */
+DEVICE_FN i32 evaluate_alone(const Board *b, const GLOBAL u64 *lines) {
+    EvalContext x;
+    eval_prepare(b, &x);
+    EvalScore sum = eval_score(0, 0);
+    i32 attack_on_white = 0, attack_on_black = 0;
+    for (u64 rest = x.occupied; rest; rest &= rest - 1UL)
+        sum = eval_add(sum, eval_piece(b, lines, &x, lsb(rest), &attack_on_white, &attack_on_black));
+    return eval_finish(b, &x, sum, attack_on_white, attack_on_black);
 }

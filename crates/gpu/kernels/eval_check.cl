@@ -4,8 +4,10 @@
  * eval.h (the GPU search's include order, so that a clash of names shows up here already);
  * `lines` is line_attacks.h's table.
  *
- * Every lane writes its own result: evaluate() must return the same value on all of them, and
- * the host checks that it does. */
+ * Every lane writes its own result, and the host checks that they are all equal (and equal to
+ * the CPU's): the even lanes write what evaluate() returned to them (the same on every lane, as it
+ * promises), the odd lanes what evaluate_alone() returns, one lane evaluating the whole position
+ * by itself. */
 
 KERNEL void eval_check(const GLOBAL PackedBoard *boards, u32 n, GLOBAL i32 *scores, const GLOBAL u64 *lines) {
     LOCAL i32 scratch[EVAL_SCRATCH_INTS];
@@ -18,5 +20,6 @@ KERNEL void eval_check(const GLOBAL PackedBoard *boards, u32 n, GLOBAL i32 *scor
     if (position >= n) return;
     Board b;
     unpack_board(&boards[position], &b);
-    scores[position * WORKER_LANES + lane] = evaluate(&b, lines, lane, scratch);
+    i32 together = evaluate(&b, lines, lane, scratch);
+    scores[position * WORKER_LANES + lane] = (lane & 1u) ? evaluate_alone(&b, lines) : together;
 }

@@ -53,7 +53,10 @@ impl EvalMismatch {
         let lanes = if self.lanes_agree() {
             String::new()
         } else {
-            format!(" (lanes disagree: {:?})", self.gpu)
+            format!(
+                " (lanes disagree, even ones together, odd ones alone: {:?})",
+                self.gpu
+            )
         };
         format!(
             "{}: cpu {}, gpu {}{lanes}",

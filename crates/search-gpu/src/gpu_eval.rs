@@ -86,7 +86,9 @@ impl GpuEvaluator {
             .collect())
     }
 
-    /// Every lane's result for each position: all equal when eval.h keeps its promise.
+    /// Every lane's result for each position: the even lanes' from `evaluate` (the lanes
+    /// together), the odd lanes' from `evaluate_alone` (each lane by itself). All equal when
+    /// eval.h keeps its promises.
     pub fn evaluate_lanes(&mut self, boards: &[Board]) -> Result<Vec<LaneScores>, GpuError> {
         let mut out = Vec::with_capacity(boards.len());
         for chunk in boards.chunks(BATCH) {
