@@ -172,15 +172,65 @@ DEVICE_FN u32 tt_move_first(const Board *b, u32 m, u32 captures_only) {
     return kind == MOVE_EN_PASSANT || (kind != MOVE_CASTLING && (theirs & bit(to)));
 }
 
+/* What one of our pieces may do, as sets: its ordinary destinations, its pawn destinations on the
+ * last rank, and whether it takes en passant or castles (a bit per wing). */
+typedef struct {
+    u64 to, promo_to;
+    u32 ep, castles;
+} PieceMoves;
+
+/* The legal moves of our piece of `type` on `from` (the masks `m` of prepare_lines), only captures
+ * and promotions with `captures_only` (then at most one promotion per square is listed: the
+ * queen's). Shared by gen_sorted, a piece per lane, and lane_qs.h, every piece on one lane. */
+DEVICE_FN PieceMoves piece_moves(const Board *b, const GLOBAL u64 *lines, const Masks *m, u32 from, u32 type,
+                                 int captures_only) {
+    u64 target = ~m->us & m->checkmask;
+    if (captures_only) target &= m->them;
+    u64 last = b->side ? RANK_1 : RANK_8;
+    u64 fb = bit(from);
+    PieceMoves p;
+    p.to = 0;
+    p.promo_to = 0;
+    p.ep = 0;
+    p.castles = 0;
+    if (type == KING) {
+        p.to = m->king_to & (captures_only ? m->them : ~0UL);
+        if (m->checks == 0 && !captures_only) {
+            u32 slot = 2u * b->side;
+            p.castles = (u32)can_castle(b, m, slot) | ((u32)can_castle(b, m, slot + 1u) << 1);
+        }
+    } else if (m->checks > 1) {
+    } else if (type == KNIGHT) {
+        if (!(fb & (m->pin_hv | m->pin_diag))) p.to = knight_from(lines, from) & target;
+    } else if (type == PAWN) {
+        u64 t = pawn_targets(b, m, fb);
+        p.promo_to = t & last;
+        p.to = t & ~last;
+        if (captures_only) p.to &= m->them;
+        if (b->ep != NO_SQUARE && (pawn_attacks(b->side, fb) & bit(b->ep))) p.ep = (u32)ep_is_legal(b, m, from);
+    } else {
+        u64 t = 0;
+        if (type != BISHOP && !(fb & m->pin_diag)) {
+            u64 r = rook_from(lines, from, m->occ) & target;
+            if (fb & m->pin_hv) r &= m->pin_hv;
+            t |= r;
+        }
+        if (type != ROOK && !(fb & m->pin_hv)) {
+            u64 d = bishop_from(lines, from, m->occ) & target;
+            if (fb & m->pin_diag) d &= m->pin_diag;
+            t |= d;
+        }
+        p.to = t;
+    }
+    return p;
+}
+
 DEVICE_FN u32 gen_sorted(const Board *b, const GLOBAL u64 *lines, u32 lane, int captures_only,
                          const OrderHints *hints, const GLOBAL i32 *history, u32 randomize, LOCAL_PTR u32 *keys,
                          LOCAL_PTR u32 *lane_counts, GLOBAL u32 *out) {
     Masks m;
     prepare_lines(b, lines, &m);
     if (m.checks) captures_only = 0;
-    u64 target = ~m.us & m.checkmask;
-    if (captures_only) target &= m.them;
-    u64 last = b->side ? RANK_1 : RANK_8;
 
     /* This lane's piece: the lane-th of ours in square order (a binary search on popcounts, not
      * `lane` steps of clearing the lowest bit). */
@@ -191,35 +241,12 @@ DEVICE_FN u32 gen_sorted(const Board *b, const GLOBAL u64 *lines, u32 lane, int 
     u64 to = 0;       /* ordinary destinations */
     u64 promo_to = 0; /* pawn destinations on the last rank */
     u32 ep = 0, castles = 0;
-    if (lane >= 16u || !mine) {
-    } else if (type == KING) {
-        to = m.king_to & (captures_only ? m.them : ~0UL);
-        if (m.checks == 0 && !captures_only) {
-            u32 slot = 2u * b->side;
-            castles = (u32)can_castle(b, &m, slot) | ((u32)can_castle(b, &m, slot + 1u) << 1);
-        }
-    } else if (m.checks > 1) {
-    } else if (type == KNIGHT) {
-        if (!(fb & (m.pin_hv | m.pin_diag))) to = knight_from(lines, from) & target;
-    } else if (type == PAWN) {
-        u64 t = pawn_targets(b, &m, fb);
-        promo_to = t & last;
-        to = t & ~last;
-        if (captures_only) to &= m.them;
-        if (b->ep != NO_SQUARE && (pawn_attacks(b->side, fb) & bit(b->ep))) ep = (u32)ep_is_legal(b, &m, from);
-    } else {
-        u64 t = 0;
-        if (type != BISHOP && !(fb & m.pin_diag)) {
-            u64 r = rook_from(lines, from, m.occ) & target;
-            if (fb & m.pin_hv) r &= m.pin_hv;
-            t |= r;
-        }
-        if (type != ROOK && !(fb & m.pin_hv)) {
-            u64 d = bishop_from(lines, from, m.occ) & target;
-            if (fb & m.pin_diag) d &= m.pin_diag;
-            t |= d;
-        }
-        to = t;
+    if (lane < 16u && mine) {
+        PieceMoves p = piece_moves(b, lines, &m, from, type, captures_only);
+        to = p.to;
+        promo_to = p.promo_to;
+        ep = p.ep;
+        castles = p.castles;
     }
     u32 per_promo = captures_only ? 1u : 4u;
     u32 count = popc(to) + per_promo * popc(promo_to) + ep + popc((u64)castles);

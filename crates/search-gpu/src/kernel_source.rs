@@ -67,6 +67,27 @@ pub fn gives_check_check_source() -> String {
     .join("\n")
 }
 
+/// `kernels/lane_qs.h`: quiescence search by one lane alone.
+const LANE_QS_H: &str = include_str!("../../gpu/kernels/lane_qs.h");
+/// `kernels/lane_qs_check.cl`: lane_qs.h over a batch of positions, one a work-item.
+const LANE_QS_CHECK_CL: &str = include_str!("../../gpu/kernels/lane_qs_check.cl");
+
+/// The source of the `lane_qs_check` kernel: the search's parts up to its move ordering
+/// (`search_moves.h`), then lane_qs.h and the batch kernel. Built with [`search_defines`].
+pub fn lane_qs_check_source() -> String {
+    let mut parts = vec![
+        search_source_prefix(&Weights::DEFAULT),
+        zobrist_source(),
+        search_constants_source(),
+        SEE_H.to_string(),
+        GIVES_CHECK_H.to_string(),
+    ];
+    parts.extend(SEARCH_PARTS[..3].iter().map(|part| part.to_string()));
+    parts.push(LANE_QS_H.to_string());
+    parts.push(LANE_QS_CHECK_CL.to_string());
+    parts.join("\n")
+}
+
 /// The `#define`s the search kernel is built with.
 pub fn search_defines() -> Vec<(&'static str, String)> {
     vec![

@@ -8,6 +8,7 @@ pub mod driver;
 pub mod eval_source;
 pub mod gpu_eval;
 mod kernel_source;
+pub mod lane_qs;
 pub mod layout;
 pub mod line_table;
 pub mod playouts;
@@ -19,7 +20,7 @@ pub use driver::{GpuSearch, GpuSearchOptions, Iteration, NodeCounts, Outcome};
 pub use eval_source::{EVAL_SCRATCH_INTS, eval_source, search_source_prefix, weights_source};
 pub use gpu_eval::{GpuEvaluator, LaneScores, eval_check_source};
 pub use kernel_source::{
-    gives_check_check_source, search_defines, search_source, see_check_source,
+    gives_check_check_source, lane_qs_check_source, search_defines, search_source, see_check_source,
 };
 pub use layout::ParallelMode;
 pub use playouts::{PlayoutOptions, playouts};
