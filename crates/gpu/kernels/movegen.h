@@ -26,8 +26,18 @@ DEVICE_FN void masks_sides(const Board *b, Masks *m) {
     m->king = b->pieces[KING] & m->us;
 }
 
+/* The end of prepare() and prepare_lines(): the king's safe squares among `around`, the squares
+ * next to it. The enemy's attack map (eight fills) matters only if the king has a square to go
+ * to; a king boxed in by its own pieces, common before the endgame, skips it. */
+DEVICE_FN void masks_king_to(const Board *b, Masks *m, u64 around) {
+    u64 candidates = around & ~m->us;
+    m->has_danger = candidates != 0;
+    m->danger = m->has_danger ? attacked_squares(b, b->side ^ 1u, m->occ ^ m->king) : 0;
+    m->king_to = candidates & ~m->danger;
+}
+
 HEAVY_FN void prepare(const Board *b, Masks *m) {
-    u32 side = b->side, opp = side ^ 1u;
+    u32 side = b->side;
     masks_sides(b, m);
     u64 orth = (b->pieces[ROOK] | b->pieces[QUEEN]) & m->them;
     u64 diag = (b->pieces[BISHOP] | b->pieces[QUEEN]) & m->them;
@@ -57,12 +67,7 @@ HEAVY_FN void prepare(const Board *b, Masks *m) {
     }
     m->checks = popc(checkers);
     m->checkmask = m->checks ? checkmask : ~0UL;
-    /* The enemy's attack map (eight fills) matters only if the king has a square to go to; a
-     * king boxed in by its own pieces, common before the endgame, skips it. */
-    u64 candidates = king_attacks(m->king) & ~m->us;
-    m->has_danger = candidates != 0;
-    m->danger = m->has_danger ? attacked_squares(b, opp, m->occ ^ m->king) : 0;
-    m->king_to = candidates & ~m->danger;
+    masks_king_to(b, m, king_attacks(m->king));
 }
 
 /* Whether the squares the king and the rook of castling `slot` cross are free (the two

@@ -141,8 +141,5 @@ HEAVY_FN void prepare_lines(const Board *b, const GLOBAL u64 *t, Masks *m) {
             m->pin_diag |= (xb & bishop_from(t, sq, occ_x)) | bit(sq);
         }
     }
-    u64 candidates = king_from(t, ksq) & ~m->us;
-    m->has_danger = candidates != 0;
-    m->danger = m->has_danger ? attacked_squares(b, b->side ^ 1u, m->occ ^ m->king) : 0;
-    m->king_to = candidates & ~m->danger;
+    masks_king_to(b, m, king_from(t, ksq));
 }
