@@ -24,17 +24,23 @@ const SEE_H: &str = include_str!("../../gpu/kernels/see.h");
 /// `kernels/gives_check.h`: whether a move can give check, without making it.
 const GIVES_CHECK_H: &str = include_str!("../../gpu/kernels/gives_check.h");
 
-/// The whole source of the search module, with the engine's evaluation weights.
-pub fn search_source() -> String {
-    let mut parts = vec![
+/// The search module's sources in order, with the engine's evaluation weights, up to and
+/// including its first `parts` parts (of [`SEARCH_PARTS`]).
+fn search_sources(parts: usize) -> Vec<String> {
+    let mut sources = vec![
         search_source_prefix(&Weights::DEFAULT),
         zobrist_source(),
         search_constants_source(),
         SEE_H.to_string(),
         GIVES_CHECK_H.to_string(),
     ];
-    parts.extend(SEARCH_PARTS.iter().map(|part| part.to_string()));
-    parts.join("\n")
+    sources.extend(SEARCH_PARTS[..parts].iter().map(|part| part.to_string()));
+    sources
+}
+
+/// The whole source of the search module, with the engine's evaluation weights.
+pub fn search_source() -> String {
+    search_sources(SEARCH_PARTS.len()).join("\n")
 }
 
 /// `kernels/see_check.cl`: see.h's answers for a batch of moves, to compare with the CPU's.
@@ -75,17 +81,11 @@ const LANE_QS_CHECK_CL: &str = include_str!("../../gpu/kernels/lane_qs_check.cl"
 /// The source of the `lane_qs_check` kernel: the search's parts up to its move ordering
 /// (`search_moves.h`), then lane_qs.h and the batch kernel. Built with [`search_defines`].
 pub fn lane_qs_check_source() -> String {
-    let mut parts = vec![
-        search_source_prefix(&Weights::DEFAULT),
-        zobrist_source(),
-        search_constants_source(),
-        SEE_H.to_string(),
-        GIVES_CHECK_H.to_string(),
-    ];
-    parts.extend(SEARCH_PARTS[..3].iter().map(|part| part.to_string()));
-    parts.push(LANE_QS_H.to_string());
-    parts.push(LANE_QS_CHECK_CL.to_string());
-    parts.join("\n")
+    // search_state.h, search_position.h and search_moves.h.
+    let mut sources = search_sources(3);
+    sources.push(LANE_QS_H.to_string());
+    sources.push(LANE_QS_CHECK_CL.to_string());
+    sources.join("\n")
 }
 
 /// The `#define`s the search kernel is built with.
