@@ -848,7 +848,7 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
                 }
             }
 #else
-            const u32 split = 0;
+            u32 split = 0; /* not const: OpenCL compilers warn of a constant operand of && below */
 #endif
             if (second_pass && f.deferred_done < f.deferred_count) {
 #if MAX_DEFERRED > 8
