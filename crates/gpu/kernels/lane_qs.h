@@ -41,19 +41,11 @@ typedef struct {
     u32 first, count, next;      /* its moves: keys[first .. first + count), tried up to next */
 } LaneQsFrame;
 
-/* The sort key of move m in quiescence: score high, move low, as gen_sorted's. */
+/* The sort key of move m in quiescence: score high, move low, as gen_sorted's (noisy_score;
+ * the other evasions 0). */
 DEVICE_FN u32 lane_qs_key(const Board *b, Move m) {
-    u32 from = m & 63u, to = (m >> 6) & 63u, kind = (m >> 12) & 3u;
-    u32 them = b->side ^ 1u;
     i32 score = 0;
-    if (kind == MOVE_PROMOTION) {
-        u32 victim = (b->colors[them] & bit(to)) ? piece_type_on(b, bit(to)) : 0u;
-        score = ((m >> 14) & 3u) == 3u ? SCORE_PROMOTION + order_value(victim) / 10 : SCORE_UNDERPROMOTION;
-    } else if (kind == MOVE_EN_PASSANT) {
-        score = SCORE_CAPTURE + 100 - PAWN;
-    } else if (kind != MOVE_CASTLING && (b->colors[them] & bit(to))) {
-        score = SCORE_CAPTURE + order_value(piece_type_on(b, bit(to))) - (i32)piece_type_on(b, bit(from));
-    }
+    noisy_score(b, m, &score);
     return ((u32)(score + 32768) << 16) | m;
 }
 
@@ -74,15 +66,6 @@ DEVICE_FN u32 lane_qs_generate(const Board *b, const GLOBAL u64 *lines, u32 in_c
         if (p.ep) keys[n++] = lane_qs_key(b, MOVE(from, b->ep, MOVE_EN_PASSANT, 0u));
     }
     return n;
-}
-
-/* Whether capture or promotion m of a node outside check is dropped: is_prunable's quiescence
- * rule. */
-DEVICE_FN u32 lane_qs_prunes(const Board *b, const GLOBAL u64 *lines, const LaneQsFrame *f, Move m) {
-    u32 kind = (m >> 12) & 3u;
-    if (kind == MOVE_PROMOTION) return 0;
-    u32 victim = kind == MOVE_EN_PASSANT ? PAWN : piece_type_on(b, bit((m >> 6) & 63u));
-    return f->stand + order_value(victim) + DELTA_MARGIN <= f->alpha || !see_ge(b, lines, m, 0);
 }
 
 /* The quiescence value of `root` (side to move's view) within (alpha, beta), fail-soft, and the
@@ -152,7 +135,7 @@ DEVICE_FN LaneQsResult lane_qs(const Board *root, i32 alpha, i32 beta, u32 ply, 
             keys[at] = key;
             f->next++;
             Move m = (Move)(key & 0xffffu);
-            if (f->stand != -INF && lane_qs_prunes(b, lines, f, m)) continue;
+            if (f->stand != -INF && quiescence_drops(b, lines, m, f->stand, f->alpha)) continue;
             boards[d + 1u] = *b;
             make_move(&boards[d + 1u], m);
             frames[d + 1u].alpha = -f->beta;

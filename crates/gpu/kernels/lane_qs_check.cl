@@ -1,25 +1,14 @@
-/* lane_qs_check.cl: lane_qs.h's quiescence search, one position per work-item, for
- * crates/search-gpu's LaneQs, which compares the values and node counts with the CPU's
- * (kogge_search_gpu::lane_qs::reference) and times it. Work-groups of WORKER_LANES, so that a
- * warp's lanes search 32 positions side by side as a lane-parallel search would. `windows` holds
- * alpha and beta for each position; `out` gets its value and node count. */
-
-KERNEL void lane_qs_check(const GLOBAL PackedBoard *boards, const GLOBAL i32 *windows, u32 n, u32 ply,
-                          GLOBAL i32 *out, const GLOBAL u64 *lines) {
-    u32 i = GLOBAL_ID();
-    if (i >= n) return;
-    Board b;
-    unpack_board(&boards[i], &b);
-    LaneQsResult r = lane_qs(&b, windows[2u * i], windows[2u * i + 1u], ply, lines);
-    out[2u * i] = r.value;
-    out[2u * i + 1u] = (i32)r.nodes;
-}
-
-/* The same searches in rounds, as a lane-parallel search at the horizon would run them: each
- * work-group takes 32 consecutive positions at a time (a node's children, in horizon_jobs' order),
- * its lanes search one each, and with `wait` the next round starts when the slowest lane is done
- * (without, a lane goes on to its next position at once: the bound for lanes kept busy). Groups
- * take rounds `NUM_GROUPS()` apart, so that a launch of W groups times W warps at work. */
+/* lane_qs_check.cl: lane_qs.h's quiescence search over a batch of positions, for crates/search-gpu's
+ * LaneQs, which compares the values and node counts with the CPU's
+ * (kogge_search_gpu::lane_qs::reference) and times it. `windows` holds alpha and beta for each
+ * position; `out` gets its value and node count.
+ *
+ * The searches run in rounds, as a lane-parallel search at the horizon would run them: each
+ * work-group of WORKER_LANES takes 32 consecutive positions at a time (a node's children, in
+ * horizon_jobs' order), its lanes search one each, and with `wait` the next round starts when the
+ * slowest lane is done (without, a lane goes on to its next position at once: the bound for lanes
+ * kept busy). Groups take rounds `NUM_GROUPS()` apart, so that a launch of W groups times W warps
+ * at work. */
 KERNEL void lane_qs_rounds(const GLOBAL PackedBoard *boards, const GLOBAL i32 *windows, u32 n, u32 ply,
                            GLOBAL i32 *out, const GLOBAL u64 *lines, u32 wait) {
     u32 lane = LOCAL_ID();

@@ -39,6 +39,16 @@ DEVICE_FN u32 is_quiet(const Board *b, Move m) {
     return kind == MOVE_CASTLING || !(b->colors[b->side ^ 1u] & bit(to));
 }
 
+/* Quiescence outside check, with static evaluation `stand`: whether capture or promotion m is
+ * dropped, being a capture that cannot reach alpha even winning its victim (delta pruning) or that
+ * loses material by exchange. Promotions are kept. Shared with lane_qs.h. */
+DEVICE_FN u32 quiescence_drops(const Board *b, const GLOBAL u64 *lines, Move m, i32 stand, i32 alpha) {
+    u32 kind = (m >> 12) & 3u;
+    if (kind == MOVE_PROMOTION) return 0;
+    u32 victim = kind == MOVE_EN_PASSANT ? PAWN : piece_type_on(b, bit((m >> 6) & 63u));
+    return stand + order_value(victim) + DELTA_MARGIN <= alpha || !see_ge(b, lines, m, 0);
+}
+
 /* Step 11's test for move m (`quiet`: is_quiet) of node f at `ply`: whether it is pruned, unless
  * it gives check. Shallow-depth pruning follows the CPU search's conditions: not at the root, once
  * a move has saved the node from a mate, with a piece besides pawns; quiescence prunes by delta
@@ -46,11 +56,9 @@ DEVICE_FN u32 is_quiet(const Board *b, Move m) {
  * move is searched (alpha, the best value, the quiet moves counted), so it holds for every move
  * from f.next on until the next one is searched: the lanes test those together (NEED_SCAN). */
 DEVICE_FN u32 is_prunable(const Board *b, const GLOBAL u64 *lines, const Frame *f, u32 ply, Move m, u32 quiet) {
-    u32 kind = (m >> 12) & 3u;
     if (f->flags & FLAG_QS) {
-        if ((f->flags & FLAG_IN_CHECK) || kind == MOVE_PROMOTION) return 0;
-        u32 victim = kind == MOVE_EN_PASSANT ? PAWN : piece_type_on(b, bit((m >> 6) & 63u));
-        return f->static_eval + order_value(victim) + DELTA_MARGIN <= f->alpha || !see_ge(b, lines, m, 0);
+        if (f->flags & FLAG_IN_CHECK) return 0;
+        return quiescence_drops(b, lines, m, f->static_eval, f->alpha);
     }
     if (ply == 0 || f->best <= -MATE_BOUND || !has_non_pawn_material(b)) return 0;
     if (quiet) {
@@ -125,6 +133,29 @@ DEVICE_FN u32 counter_slot(const Board *b, u32 prev) {
 #error "RMO_NOISE: a quiet move's score must stay between SCORE_BAD_CAPTURE and SCORE_COUNTER"
 #endif
 
+/* A promotion's or capture's place in the order, in *score: a queen's promotion by its victim, an
+ * under-promotion last, a capture (en passant too) by most valuable victim then least valuable
+ * attacker, as one that does not lose material. Returns 0, *score untouched, for other moves.
+ * Shared with lane_qs.h. */
+DEVICE_FN u32 noisy_score(const Board *b, Move m, i32 *score) {
+    u32 from = m & 63u, to = (m >> 6) & 63u, kind = (m >> 12) & 3u;
+    u32 them = b->side ^ 1u;
+    if (kind == MOVE_PROMOTION) {
+        u32 victim = (b->colors[them] & bit(to)) ? piece_type_on(b, bit(to)) : 0u;
+        *score = ((m >> 14) & 3u) == 3u ? SCORE_PROMOTION + order_value(victim) / 10 : SCORE_UNDERPROMOTION;
+        return 1;
+    }
+    if (kind == MOVE_EN_PASSANT) {
+        *score = SCORE_CAPTURE + 100 - PAWN;
+        return 1;
+    }
+    if (kind != MOVE_CASTLING && (b->colors[them] & bit(to))) {
+        *score = SCORE_CAPTURE + order_value(piece_type_on(b, bit(to))) - (i32)piece_type_on(b, bit(from));
+        return 1;
+    }
+    return 0;
+}
+
 /* The CPU search's order: the table move; queen promotions; captures that do not lose material
  * by exchange, most valuable victim first; the killers; the counter move; the other quiet moves
  * by history (an RMO helper's with noise, or at random); captures that lose material;
@@ -134,18 +165,11 @@ DEVICE_FN u32 counter_slot(const Board *b, u32 prev) {
 NOINLINE_FN i32 score_move(const Board *b, const GLOBAL u64 *lines, Move m, const OrderHints *hints,
                            const GLOBAL i32 *history, u32 randomize, int captures_only) {
     if (m == hints->tt_move) return SCORE_TT;
-    u32 from = m & 63u, to = (m >> 6) & 63u, kind = (m >> 12) & 3u;
-    u32 them = b->side ^ 1u;
-    if (kind == MOVE_PROMOTION) {
-        if (((m >> 14) & 3u) != 3u) return SCORE_UNDERPROMOTION;
-        u32 victim = (b->colors[them] & bit(to)) ? piece_type_on(b, bit(to)) : 0u;
-        return SCORE_PROMOTION + order_value(victim) / 10;
-    }
-    if (kind == MOVE_EN_PASSANT) return SCORE_CAPTURE + 100 - PAWN;
-    if (kind != MOVE_CASTLING && (b->colors[them] & bit(to))) {
-        u32 victim = piece_type_on(b, bit(to)), attacker = piece_type_on(b, bit(from));
-        i32 base = order_value(victim) - (i32)attacker;
-        return (captures_only || see_ge(b, lines, m, 0) ? SCORE_CAPTURE : SCORE_BAD_CAPTURE) + base;
+    i32 noisy;
+    if (noisy_score(b, m, &noisy)) {
+        /* A capture (not en passant, not a promotion) that loses material by exchange. */
+        u32 losing = !captures_only && ((m >> 12) & 3u) == MOVE_NORMAL && !see_ge(b, lines, m, 0);
+        return noisy + (losing ? SCORE_BAD_CAPTURE - SCORE_CAPTURE : 0);
     }
     if (m == hints->killer1) return SCORE_KILLER1;
     if (m == hints->killer2) return SCORE_KILLER2;

@@ -82,13 +82,13 @@ fn main() -> Result<()> {
         100.0 * busy as f64 / slots as f64
     );
     // A first launch builds whatever the driver builds lazily and warms the caches.
-    qs.run_rounds(&jobs[..jobs.len().min(LANES * 64)], PLY, 64, true)?;
+    qs.run(&jobs[..jobs.len().min(LANES * 64)], PLY, 64, true)?;
     println!(
         "| warps | rounds | nodes | time s | nodes/s | nodes/s per warp | searches/s per warp | wrong |"
     );
     println!("|---|---|---|---|---|---|---|---|");
     for (&w, wait) in warps.iter().flat_map(|w| [(w, true), (w, false)]) {
-        let (got, took) = qs.run_rounds(&jobs, PLY, w, wait)?;
+        let (got, took) = qs.run(&jobs, PLY, w, wait)?;
         let wrong = got
             .iter()
             .zip(expected.iter().cycle())

@@ -75,7 +75,7 @@ pub fn gives_check_check_source() -> String {
 
 /// `kernels/lane_qs.h`: quiescence search by one lane alone.
 const LANE_QS_H: &str = include_str!("../../gpu/kernels/lane_qs.h");
-/// `kernels/lane_qs_check.cl`: lane_qs.h over a batch of positions, one a work-item.
+/// `kernels/lane_qs_check.cl`: lane_qs.h over a batch of positions, a lane each.
 const LANE_QS_CHECK_CL: &str = include_str!("../../gpu/kernels/lane_qs_check.cl");
 
 /// The source of the `lane_qs_check` kernel: the search's parts up to its move ordering

@@ -48,21 +48,18 @@ pub struct LaneQs {
     device: Device,
     _module: Module,
     kernel: Kernel,
-    rounds: Kernel,
     lines: Buffer<u64>,
 }
 
 impl LaneQs {
     pub fn new(device: Device) -> Result<LaneQs, GpuError> {
         let module = device.build(&lane_qs_check_source(), &search_defines())?;
-        let kernel = module.kernel("lane_qs_check")?;
-        let rounds = module.kernel("lane_qs_rounds")?;
+        let kernel = module.kernel("lane_qs_rounds")?;
         let lines = device.upload(&line_table())?;
         Ok(LaneQs {
             device,
             _module: module,
             kernel,
-            rounds,
             lines,
         })
     }
@@ -71,36 +68,18 @@ impl LaneQs {
         &self.device
     }
 
-    /// Searches every job, a lane each in work-groups of [`WORKER_LANES`], at distance `ply`
-    /// from the search's root (for mate scores); returns the results in order and the time of
-    /// the launch and the read-back.
+    /// Searches every job at distance `ply` from the search's root (for mate scores), by
+    /// `warps` work-groups in rounds of [`WORKER_LANES`] consecutive jobs, a lane each
+    /// (`lane_qs_rounds`). With `wait`, each round ends with its slowest lane: the time of a
+    /// lane-parallel horizon with that many warp-workers. Without, each lane goes on to its next
+    /// job at once: the bound for lanes that never wait. Returns the results in order and the
+    /// time of the launch and the read-back.
     pub fn run(
-        &mut self,
-        jobs: &[LaneQsJob],
-        ply: u32,
-    ) -> Result<(Vec<LaneQsResult>, Duration), GpuError> {
-        self.launch(jobs, ply, None)
-    }
-
-    /// The same searches run by `warps` work-groups in rounds of [`WORKER_LANES`] consecutive
-    /// jobs (`lane_qs_rounds`). With `wait`, each round ends with its slowest lane: the time of
-    /// a lane-parallel horizon with that many warp-workers. Without, each lane goes on to its
-    /// next job at once: the bound for lanes that never wait.
-    pub fn run_rounds(
         &mut self,
         jobs: &[LaneQsJob],
         ply: u32,
         warps: usize,
         wait: bool,
-    ) -> Result<(Vec<LaneQsResult>, Duration), GpuError> {
-        self.launch(jobs, ply, Some((warps.max(1), wait)))
-    }
-
-    fn launch(
-        &mut self,
-        jobs: &[LaneQsJob],
-        ply: u32,
-        rounds: Option<(usize, bool)>,
     ) -> Result<(Vec<LaneQsResult>, Duration), GpuError> {
         if jobs.is_empty() {
             return Ok((Vec::new(), Duration::ZERO));
@@ -118,26 +97,21 @@ impl LaneQs {
         let out: Buffer<i32> = self.device.alloc(2 * jobs.len())?;
         let n = u32::try_from(jobs.len())
             .map_err(|_| GpuError::BadArgument("more than 2^32 jobs".into()))?;
-        let mut args = vec![
-            Arg::buf(&boards),
-            Arg::buf(&windows),
-            Arg::U32(n),
-            Arg::U32(ply),
-            Arg::buf(&out),
-            Arg::buf(&self.lines),
-        ];
-        let (kernel, global) = match rounds {
-            None => (
-                &self.kernel,
-                jobs.len().div_ceil(WORKER_LANES) * WORKER_LANES,
-            ),
-            Some((warps, wait)) => {
-                args.push(Arg::U32(u32::from(wait)));
-                (&self.rounds, warps * WORKER_LANES)
-            }
-        };
         let started = Instant::now();
-        self.device.launch(kernel, global, WORKER_LANES, &args)?;
+        self.device.launch(
+            &self.kernel,
+            warps.max(1) * WORKER_LANES,
+            WORKER_LANES,
+            &[
+                Arg::buf(&boards),
+                Arg::buf(&windows),
+                Arg::U32(n),
+                Arg::U32(ply),
+                Arg::buf(&out),
+                Arg::buf(&self.lines),
+                Arg::U32(u32::from(wait)),
+            ],
+        )?;
         let mut words = vec![0i32; 2 * jobs.len()];
         self.device.read(&out, &mut words)?;
         let took = started.elapsed();

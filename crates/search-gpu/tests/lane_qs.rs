@@ -19,18 +19,15 @@ fn assert_agrees(what: &str, jobs: &[LaneQsJob], ply: u32) {
         .collect();
     for device in devices() {
         let name = device.info().name.clone();
-        let mut qs = LaneQs::new(device).expect("lane_qs_check builds");
-        let (got, took) = qs.run(jobs, ply).expect("lane_qs_check runs");
-        // The timing kernel, in rounds of a few warps, with and without waiting, must find the
-        // same.
+        let mut qs = LaneQs::new(device).expect("lane_qs_check.cl builds");
+        // Enough warps for a round each, and then three warps taking many rounds, waiting for
+        // each other or not: all must find the same.
+        let (got, took) = qs
+            .run(jobs, ply, jobs.len().div_ceil(32), true)
+            .expect("lane_qs_rounds runs");
         for wait in [true, false] {
-            let (rounds, _) = qs
-                .run_rounds(jobs, ply, 3, wait)
-                .expect("lane_qs_rounds runs");
-            assert!(
-                rounds == got,
-                "{what}: lane_qs_rounds (wait {wait}) differs"
-            );
+            let (rounds, _) = qs.run(jobs, ply, 3, wait).expect("lane_qs_rounds runs");
+            assert!(rounds == got, "{what}: 3 warps (wait {wait}) differ");
         }
         let nodes: u64 = got.iter().map(|r| u64::from(r.nodes)).sum();
         eprintln!(
