@@ -20,17 +20,23 @@ DEVICE_FN i32 tt_eval_of(u64 d) { return (i32)(i16)(u16)(d >> 32); }
 DEVICE_FN i32 tt_depth_of(u64 d) { return (i32)((d >> 48) & 0xffu); }
 DEVICE_FN u32 tt_bound_of(u64 d) { return (u32)((d >> 56) & 3u); }
 
-/* Lane 0 only. */
+/* Lane 0 only (and every lane in ETC's round, each for its own child). The whole bucket is read
+ * before any entry is compared, so that its loads do not wait on each other's compares. */
 DEVICE_FN u32 tt_probe(const GLOBAL TTEntry *tt, u32 log2, u64 key, u64 *data) {
     const GLOBAL TTEntry *bucket = tt + ((key & ((1UL << log2) - 1)) * TT_BUCKET);
+    u64 c[TT_BUCKET], d[TT_BUCKET];
     for (u32 i = 0; i < TT_BUCKET; i++) {
-        u64 c = bucket[i].check, d = bucket[i].data;
-        if ((c ^ d) == key && d != 0) {
-            *data = d;
-            return 1;
+        c[i] = bucket[i].check;
+        d[i] = bucket[i].data;
+    }
+    u32 hit = 0;
+    for (u32 i = 0; i < TT_BUCKET; i++) {
+        if (!hit && (c[i] ^ d[i]) == key && d[i] != 0) {
+            *data = d[i];
+            hit = 1;
         }
     }
-    return 0;
+    return hit;
 }
 
 /* Lane 0 only. Replaces the entry of the same position, else the one least worth keeping
