@@ -806,7 +806,7 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
 #if YBWC
             u32 split = ybwc ? (u32)s.split_at[ply] : 0u;
             if (ybwc && !split && !second_pass && f.depth >= SPLIT_MIN_DEPTH && f.legal >= 1u && f.next + 1u < f.n_moves &&
-                !(f.flags & (FLAG_QS | FLAG_TT_FIRST | FLAG_NO_SPLIT)) && (SPLIT_PV || !(f.flags & FLAG_PV)) &&
+                !(f.flags & (FLAG_QS | FLAG_TT_FIRST | FLAG_NO_SPLIT | (SPLIT_PV ? 0u : FLAG_PV))) &&
                 bc.idle > 0u) {
                 /* YBWC: the first move is searched and did not cut, and workers are idle: the
                  * node becomes a split point. Where its moves were when it did goes with it. */
