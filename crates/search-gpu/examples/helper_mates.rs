@@ -9,9 +9,12 @@
 //! (worker 0 only). Environment: `DEVICE=N` picks a device of `kogge devices`' list (default 0),
 //! `SLICE=N` fixes the nodes per worker and launch (small values stress suspending and resuming).
 
+mod common;
+
 use anyhow::{Context, Result, bail};
+use common::{device_from_env, env_number};
 use kogge_chess::epd::parse_file;
-use kogge_gpu::{Device, list_devices};
+use kogge_gpu::Device;
 use kogge_search::{GamePosition, Limits, MATE, SearchBackend, SearchControl};
 use kogge_search_cpu::CpuSearch;
 use kogge_search_gpu::{GpuSearch, GpuSearchOptions, ParallelMode, iterative_deepening};
@@ -20,16 +23,6 @@ use std::time::{Duration, Instant};
 /// The depth of every search, CPU and GPU: mates in three (five plies) with room to spare, as
 /// `kogge selftest` checks them.
 const DEPTH: u32 = 7;
-
-fn env_number<T: std::str::FromStr>(name: &str) -> Result<Option<T>>
-where
-    T::Err: std::error::Error + Send + Sync + 'static,
-{
-    match std::env::var(name) {
-        Ok(v) => Ok(Some(v.parse().with_context(|| format!("{name}={v}"))?)),
-        Err(_) => Ok(None),
-    }
-}
 
 fn main() -> Result<()> {
     let args: Vec<String> = std::env::args().collect();
@@ -59,9 +52,7 @@ fn main() -> Result<()> {
         }
     }
 
-    let list = list_devices();
-    let index: usize = env_number("DEVICE")?.unwrap_or(0);
-    let info = list.devices.get(index).context("no such device")?;
+    let info = &device_from_env()?;
     println!(
         "{} ({}): {} mates, {workers} workers, {mode:?}, {}",
         info.name,

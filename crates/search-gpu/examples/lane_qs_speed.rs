@@ -11,10 +11,13 @@
 //! devices`' list (default 0); `REPEAT=N` copies the job list N times (default 1), so that the
 //! launches are long enough to time.
 
+mod common;
+
 use anyhow::{Context, Result, bail};
+use common::device_from_env;
 use kogge_chess::Board;
 use kogge_chess::epd::parse_file;
-use kogge_gpu::{Device, list_devices};
+use kogge_gpu::Device;
 use kogge_search_gpu::lane_qs::{LaneQs, LaneQsResult, horizon_jobs, reference};
 
 /// The same margins as the tests: children that fail high, low, and in between.
@@ -51,12 +54,7 @@ fn main() -> Result<()> {
         .collect();
     let jobs: Vec<_> = (0..repeat).flat_map(|_| once.iter().cloned()).collect();
 
-    let list = list_devices();
-    let index: usize = std::env::var("DEVICE")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(0);
-    let info = list.devices.get(index).context("no such device")?;
+    let info = &device_from_env()?;
     let mut qs = LaneQs::new(Device::open(info)?)?;
 
     // Each round's busy share: its lanes' nodes over 32 times its largest (the node is the unit

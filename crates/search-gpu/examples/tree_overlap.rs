@@ -10,10 +10,12 @@
 //! with the first COUNT positions of the EPD file FILE. Environment: `DEVICE=N` picks a device of
 //! `kogge devices`' list (default 0); `KOGGE_SEARCH_DIAG` (default 24) the table's size.
 
+mod common;
+
 use anyhow::{Context, Result, bail};
+use common::device_from_env;
 use kogge_chess::Board;
 use kogge_chess::epd::parse_file;
-use kogge_gpu::list_devices;
 use kogge_search_gpu::{GpuSearch, GpuSearchOptions, NodeCounts, Outcome};
 
 fn search(
@@ -62,12 +64,7 @@ fn main() -> Result<()> {
         unsafe { std::env::set_var("KOGGE_SEARCH_DIAG", "24") };
     }
 
-    let list = list_devices();
-    let index: usize = std::env::var("DEVICE")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(0);
-    let info = list.devices.get(index).context("no such device")?;
+    let info = &device_from_env()?;
     let options = GpuSearchOptions {
         workers: runs.iter().map(|r| r.0).max().unwrap_or(1),
         ..GpuSearchOptions::for_device(info)
