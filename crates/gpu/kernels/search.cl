@@ -35,6 +35,10 @@
 #ifndef YBWC
 #define YBWC 0
 #endif
+/* 1: razoring, as the CPU search's step 7. */
+#ifndef RAZOR
+#define RAZOR 1
+#endif
 
 /* ---- The search --------------------------------------------------------------------------------
  * States of the machine. */
@@ -732,6 +736,20 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
                 state = STATE_RETURN;
                 continue;
             }
+            /* Razoring (the CPU search's step 7): far below alpha at depth 1, this position's
+             * quiescence search with the null window at alpha, pushed as a child of the same side
+             * on the same board. At or below alpha, its value is the node's (STATE_RETURN). */
+            if (RAZOR && !pv_node && f.depth <= RAZOR_MAX_DEPTH && e + RAZOR_MARGIN * f.depth < f.alpha) {
+                f.step = STEP_RAZOR;
+                f.move = 0;
+                parent = f;
+                f = child_frame(f.alpha, f.alpha + 1, 0, FLAG_QS, f.halfmove);
+                ply++;
+                save_parent = 1;
+                need = NEED_SYNC;
+                state = STATE_ENTER;
+                continue;
+            }
             /* Step 5. Null move: give the opponent a free move; still at least beta: cut. */
             if (!pv_node && !(f.flags & FLAG_NULL) && f.depth >= NMP_MIN_DEPTH && e >= f.beta &&
                 f.beta > -MATE_BOUND && f.beta < MATE_BOUND && has_non_pawn_material(&cur)) {
@@ -1046,6 +1064,16 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
                 f.deferred_count++;
                 f.legal--;
                 state = STATE_NEXT;
+                continue;
+            }
+            if (RAZOR && f.step == STEP_RAZOR) {
+                /* The same side's search: its value is not negated. Above alpha, the moves are
+                 * searched after all (the null move cannot apply: the evaluation is below alpha). */
+                if (ret <= f.alpha) {
+                    state = STATE_RETURN;
+                    continue;
+                }
+                state = STATE_MOVES;
                 continue;
             }
             i32 v = -ret;

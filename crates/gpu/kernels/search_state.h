@@ -60,6 +60,7 @@ typedef struct {
 #define STEP_ZW 2u        /* null window, full depth */
 #define STEP_PV 3u        /* the re-search of a PV node's move with the full window */
 #define STEP_NULL 4u      /* the null-move search */
+#define STEP_RAZOR 5u     /* razoring: this position's quiescence search at alpha (a child of the same side) */
 
 /* ---- Transposition table ----------------------------------------------------------------------
  * Buckets of four 16-byte entries, shared by every worker, written without locks: `check` is

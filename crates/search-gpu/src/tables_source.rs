@@ -72,9 +72,11 @@ pub fn search_constants_source() -> String {
         let _ = write!(out, "{r},");
     }
     out.push_str("\n};\n");
-    let constants: [(&str, i64); 18] = [
+    let constants: [(&str, i64); 20] = [
         ("RFP_MAX_DEPTH", params::RFP_MAX_DEPTH.into()),
         ("RFP_MARGIN", params::RFP_MARGIN.into()),
+        ("RAZOR_MAX_DEPTH", params::RAZOR_MAX_DEPTH.into()),
+        ("RAZOR_MARGIN", params::RAZOR_MARGIN.into()),
         ("NMP_MIN_DEPTH", params::NMP_MIN_DEPTH.into()),
         ("NMP_BASE", params::NMP_BASE.into()),
         ("NMP_DEPTH_DIV", params::NMP_DEPTH_DIV.into()),
