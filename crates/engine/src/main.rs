@@ -48,8 +48,8 @@ struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
 
-    /// Engine: where to search: auto (a GPU if there is one, else the CPU), cpu, cuda or opencl.
-    /// The UCI option `Backend` changes it later.
+    /// Engine: where to search: auto (the stronger search, today the CPU's), cpu, cuda or
+    /// opencl. The UCI option `Backend` changes it later.
     #[arg(long, value_enum, default_value_t = perft_backend::BackendChoice::Auto)]
     backend: perft_backend::BackendChoice,
 

@@ -10,8 +10,9 @@ use kogge_gpu_perft::{GpuPerft, PerftOptions};
 /// The `--backend` values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum BackendChoice {
-    /// A GPU if there is one (CUDA first, then OpenCL), else the CPU. OpenCL on a CPU (PoCL)
-    /// is never picked automatically: the native CPU perft is faster there.
+    /// Chosen for the job. The engine: the stronger search, today the CPU's (docs/STRENGTH.md).
+    /// Perft: a GPU if there is one (CUDA first, then OpenCL), else the CPU;
+    /// OpenCL on a CPU (PoCL) is never picked automatically, the native CPU perft being faster.
     Auto,
     Cpu,
     Cuda,
