@@ -1,5 +1,7 @@
-//! `kogge devices`: every compute device of every backend (CUDA, OpenCL), the one the engine
-//! would pick (marked `*`), and why a backend has none ("cuda: libcuda.so not found ...").
+//! `kogge devices`: every compute device of every backend (CUDA, OpenCL), the one GPU work takes
+//! when no device is named (marked `*`: `kogge selftest`, `benchsmp`, and the engine's GPU search
+//! once told `Backend cuda` or `opencl` take the best of that backend), and why a backend has
+//! none ("cuda: libcuda.so not found ...").
 //!
 //! Always exits 0: having no GPU is an answer, not an error.
 
@@ -111,7 +113,11 @@ fn write_table(
             writeln!(out, "{}", line(mark, row))?;
         }
         if picked.is_some() {
-            writeln!(out, "* the device the engine uses by default")?;
+            writeln!(
+                out,
+                "* the device GPU commands (selftest, benchsmp) use when none is named; the engine \
+                 searches on the CPU unless told Backend cuda or opencl"
+            )?;
         }
     }
     if !list.problems.is_empty() {

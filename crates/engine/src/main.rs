@@ -77,8 +77,8 @@ enum Command {
     /// `kogge perft --epd perft-suite.epd --max-nodes 1000000`.
     Perft(PerftArgs),
 
-    /// List the compute devices (CUDA, OpenCL), the one the engine would use, and why a backend
-    /// has none.
+    /// List the compute devices (CUDA, OpenCL), the one GPU commands take when none is named, and
+    /// why a backend has none.
     Devices(devices_cmd::DevicesArgs),
 
     /// Search a fixed list of positions to a fixed depth on one thread and print the node

@@ -63,7 +63,7 @@ const SHOWN_FAILURES: usize = 5;
 
 #[derive(Args, Debug)]
 pub struct SelftestArgs {
-    /// The backend to test: cuda or opencl. Default: the device the engine would use (a CUDA
+    /// The backend to test: cuda or opencl. Default: the device `kogge devices` marks (a CUDA
     /// GPU, else an OpenCL GPU, else an OpenCL CPU device).
     #[arg(long, value_enum)]
     pub backend: Option<GpuBackend>,
