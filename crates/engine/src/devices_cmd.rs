@@ -1,7 +1,6 @@
-//! `kogge devices`: every compute device of every backend (CUDA, OpenCL), the one GPU work takes
-//! when no device is named (marked `*`: `kogge selftest`, `benchsmp`, and the engine's GPU search
-//! once told `Backend cuda` or `opencl` take the best of that backend), and why a backend has
-//! none ("cuda: libcuda.so not found ...").
+//! `kogge devices`: every compute device of every backend (CUDA, OpenCL), the one GPU commands
+//! (selftest, benchsmp) take when none is named (marked `*`), and why a backend has none
+//! ("cuda: libcuda.so not found ...").
 //!
 //! Always exits 0: having no GPU is an answer, not an error.
 
