@@ -212,7 +212,8 @@ pub fn iterative_deepening(
                                     etc_cutoffs: 0,
                                     worker: 0,
                                 };
-                                report(sink, &it, 1, Bound::Exact, total_nodes, start, 0);
+                                let hashfull = gpu.hashfull().unwrap_or(0);
+                                report(sink, &it, 1, Bound::Exact, total_nodes, start, hashfull);
                                 result.ponder = None;
                             }
                             result.best = Some(mv);
@@ -232,7 +233,16 @@ pub fn iterative_deepening(
                         if bound == Bound::Exact {
                             break it;
                         }
-                        report(sink, &it, line_index + 1, bound, total_nodes, start, 0);
+                        let hashfull = gpu.hashfull().unwrap_or(0);
+                        report(
+                            sink,
+                            &it,
+                            line_index + 1,
+                            bound,
+                            total_nodes,
+                            start,
+                            hashfull,
+                        );
                         if bound == Bound::Lower {
                             fail_high = Some((it.best, it.score));
                         }

@@ -338,3 +338,55 @@ fn the_root_searches_only_the_moves_it_is_given() {
         }
     }
 }
+
+#[test]
+fn every_line_reports_how_full_the_table_is() {
+    // UCI's hashfull only grows during a search (it counts this search's entries), so a GUI
+    // that shows it never sees it drop: the aspiration window's bound lines and a stopped
+    // iteration's line read the table as the completed lines do (they said 0 once).
+    use kogge_search::{Bound, GamePosition, Limits, Report, SearchControl};
+    use std::sync::Mutex;
+    use std::time::{Duration, Instant};
+    let position = GamePosition::new(Board::startpos());
+    let legal: Vec<_> = position.board.legal_moves().iter().copied().collect();
+    for device in common::devices() {
+        let options = GpuSearchOptions {
+            workers: 1,
+            hash_mb: 1,
+            mode: ParallelMode::Lazy,
+            any_finisher: false,
+        };
+        let mut gpu = GpuSearch::with_device(device, options).expect("search kernel builds");
+        let lines = Mutex::new(Vec::new());
+        let sink = |r: Report| {
+            if let Report::Pv(info) = r {
+                lines
+                    .lock()
+                    .unwrap()
+                    .push((info.depth, info.bound, info.hashfull));
+            }
+        };
+        kogge_search_gpu::iterative_deepening(
+            &mut gpu,
+            &position,
+            &Limits::depth(10),
+            &SearchControl::new(),
+            &sink,
+            &legal,
+            Instant::now(),
+            Duration::ZERO,
+            1,
+        )
+        .unwrap();
+        let lines = lines.into_inner().unwrap();
+        eprintln!("{lines:?}");
+        assert!(
+            lines.windows(2).all(|w| w[0].2 <= w[1].2),
+            "hashfull went down: {lines:?}"
+        );
+        assert!(
+            lines.iter().any(|l| l.1 != Bound::Exact && l.2 > 0),
+            "no bound line with the table in use: {lines:?}"
+        );
+    }
+}
