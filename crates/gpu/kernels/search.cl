@@ -728,7 +728,10 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
             /* Unlike the CPU search, pruning reads the static evaluation as it is, not sharpened
              * by the table's value: with a lower bound from a shallower search lifting it, reverse
              * futility pruning cut the reply to a quiet rook sacrifice and the GPU missed WAC's
-             * mate in 2 r1bq1r1k/1pp1Np1p/p2p2pQ/4R3/n7/8/PPPP1PPP/R1B3K1 w (Rh5 gxh5 Qf6#). */
+             * mate in 2 r1bq1r1k/1pp1Np1p/p2p2pQ/4R3/n7/8/PPPP1PPP/R1B3K1 w (Rh5 gxh5 Qf6#).
+             * Ported again in the twenty-fourth session (for reverse futility, razoring and the
+             * null move): the mate was lost again, and 264 and 528 workers reached depth 13 no
+             * sooner (docs/PERFORMANCE.md). */
             /* Step 4. Reverse futility pruning. */
             if (!pv_node && f.depth <= RFP_MAX_DEPTH && e - RFP_MARGIN * (f.depth - (i32)improving) >= f.beta &&
                 e < MATE_BOUND && e > -MATE_BOUND) {
