@@ -393,19 +393,26 @@ fn a_gpu_backend_that_cannot_open_falls_back_to_the_cpu() {
     );
 }
 
-#[test]
-fn the_gpu_search_plays_over_uci() {
-    // OpenCL: PoCL in CI, where the kernel runs on the CPU. Under CI=true a missing device fails.
-    let has_opencl = kogge_gpu::list_devices()
+/// Whether an OpenCL device is present (PoCL in CI, where the kernels run on the CPU). Under
+/// `CI=true` a missing device fails the test instead.
+fn opencl_present(what: &str) -> bool {
+    let present = kogge_gpu::list_devices()
         .devices
         .iter()
         .any(|d| d.backend == kogge_gpu::BackendKind::OpenCl);
-    if !has_opencl {
+    if !present {
         assert!(
             std::env::var("CI").as_deref() != Ok("true"),
             "no OpenCL device in CI"
         );
-        eprintln!("no OpenCL device: the GPU search over UCI is not tested here");
+        eprintln!("no OpenCL device: {what} is not tested here");
+    }
+    present
+}
+
+#[test]
+fn the_gpu_search_plays_over_uci() {
+    if !opencl_present("the GPU search over UCI") {
         return;
     }
     let mut e = Engine::start(&["--backend", "opencl", "--workers", "2"]);
@@ -511,4 +518,47 @@ fn moves_of_last(lines: &[String]) -> Vec<&str> {
         .into_iter()
         .filter_map(|l| field(l, "pv"))
         .collect()
+}
+
+#[test]
+fn a_gpu_search_that_fails_mid_game_goes_on_on_the_cpu() {
+    // A kernel knob makes the worker report its state broken at its 2,000th node, as the
+    // kernel's own checks do when they catch a bug: the engine says so, answers this `go` with
+    // the CPU search's legal move, and searches on the CPU from then on.
+    if !opencl_present("the GPU search's failure mid-game") {
+        return;
+    }
+    let mut e = Engine::start_with_env(
+        &["--backend", "opencl", "--workers", "1"],
+        &[("KOGGE_OPENCL_OPTIONS", "-DFAULT_AFTER_NODES=2000")],
+    );
+    e.send("uci");
+    e.expect_line("uciok");
+    e.send("isready");
+    e.read_until("readyok", Duration::from_secs(600), |l| l == "readyok");
+    e.send("position startpos moves e2e4");
+    e.send("go depth 8");
+    let lines = e.read_until("bestmove", Duration::from_secs(120), |l| {
+        l.starts_with("bestmove")
+    });
+    legal_bestmove(&lines, &after(&["e2e4"]));
+    assert!(
+        lines.iter().any(|l| l.starts_with("info string")
+            && l.contains("GPU search failed")
+            && l.contains("kernel fault")
+            && l.contains("searching on the CPU from now on")),
+        "{lines:?}"
+    );
+    assert!(
+        lines.iter().any(|l| field(l, "depth") == Some("8")),
+        "the CPU search did not finish the depth: {lines:?}"
+    );
+    e.send("position startpos moves e2e4 e7e5");
+    e.send("go depth 4");
+    let lines = e.expect_prefix("bestmove");
+    legal_bestmove(&lines, &after(&["e2e4", "e7e5"]));
+    assert!(
+        !lines.iter().any(|l| l.starts_with("info string")),
+        "the GPU was tried again: {lines:?}"
+    );
 }

@@ -35,6 +35,11 @@
 #ifndef YBWC
 #define YBWC 0
 #endif
+/* N > 0: every worker reports itself broken at its Nth node (STATUS_BROKEN), for the tests of
+ * what the host does when the kernel fails; never in a real build. */
+#ifndef FAULT_AFTER_NODES
+#define FAULT_AFTER_NODES 0
+#endif
 /* 1: razoring, as the CPU search's step 7. */
 #ifndef RAZOR
 #define RAZOR 1
@@ -615,6 +620,14 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
             deferrable = 0;
             if (slice_is_over((u32)(nodes - nodes_at_start) + spins, params, bc.slice_used)) break;
             nodes++;
+#if FAULT_AFTER_NODES
+            /* A test's fault: the worker reports its state broken, as the kernel's own checks do
+             * when they catch a bug, so that the host's way back to the CPU search is tested. */
+            if (nodes >= FAULT_AFTER_NODES) {
+                broken = 1;
+                break;
+            }
+#endif
             if (ply > seldepth) seldepth = ply;
             f.pv_len = 0;
             u32 in_check = ply == 0 ? (u32)king_in_check(&cur, lines) : (f.flags & FLAG_IN_CHECK) != 0;

@@ -43,6 +43,11 @@ pub enum GpuError {
     /// A call with impossible arguments (a copy longer than the buffer, a malformed `#define`).
     #[error("bad argument: {0}")]
     BadArgument(String),
+
+    /// A kernel ran, but what it left cannot be used: its own checks caught an inconsistent
+    /// state, or its results disagree with the host's layout. A bug in the kernel or the build.
+    #[error("kernel fault: {0}")]
+    KernelFault(String),
 }
 
 impl GpuError {

@@ -165,6 +165,10 @@ fn bad(what: String) -> GpuError {
     GpuError::BadArgument(what)
 }
 
+fn fault(what: String) -> GpuError {
+    GpuError::KernelFault(what)
+}
+
 impl GpuSearch {
     /// Opens `info`, builds the search kernel and allocates every buffer.
     pub fn open(info: &DeviceInfo, options: GpuSearchOptions) -> Result<GpuSearch, GpuError> {
@@ -203,7 +207,7 @@ impl GpuSearch {
             got[4],
         ];
         if got != expected {
-            return Err(bad(format!(
+            return Err(fault(format!(
                 "the search kernel's struct sizes {got:?} differ from the host's {expected:?}"
             )));
         }
@@ -221,7 +225,7 @@ impl GpuSearch {
         let announce_words = if ybwc { 1 + w * SPLITS_PER_WORKER } else { 1 };
         let (tt, tt_log2) = alloc_tt(&device, options.hash_mb)?;
         let lines = device.upload(&line_table())?;
-        Ok(GpuSearch {
+        let mut gpu = GpuSearch {
             params: device.alloc(1)?,
             stacks: device.alloc(w * stack_bytes)?,
             results: device.alloc(w)?,
@@ -250,7 +254,20 @@ impl GpuSearch {
             search,
             options,
             device,
-        })
+        };
+        gpu.warm_up()?;
+        Ok(gpu)
+    }
+
+    /// A search of the start position to depth 1, then forgotten. Some OpenCL implementations
+    /// (PoCL) make a kernel's machine code only at its first launch, which takes minutes for
+    /// this one on a CPU: better spent while the engine opens the search (`isready` waits for
+    /// it) than in the first move of a game, whose clock is running.
+    fn warm_up(&mut self) -> Result<(), GpuError> {
+        self.new_search(&[])?;
+        let full = kogge_search::MATE + 1;
+        self.iterate(&Board::startpos(), 1, -full, full, &mut |_| false)?;
+        self.clear()
     }
 
     pub fn device(&self) -> &Device {
@@ -432,7 +449,7 @@ impl GpuSearch {
                 .iter()
                 .position(|r| r.status == STATUS_BROKEN)
             {
-                return Err(bad(format!(
+                return Err(fault(format!(
                     "GPU search worker {w} found its state inconsistent (a kernel bug): \
                      the search is given up"
                 )));
@@ -445,7 +462,7 @@ impl GpuSearch {
                 return Ok(Outcome::Done(done));
             }
             if !self.host_results.iter().any(|r| r.status == STATUS_RUNNING) {
-                return Err(bad(
+                return Err(fault(
                     "the GPU search stopped without a result (no worker finished the iteration)"
                         .into(),
                 ));

@@ -24,8 +24,14 @@ pub struct Engine {
 impl Engine {
     /// Starts `kogge` with `args` (none: the protocol is chosen by the first command).
     pub fn start(args: &[&str]) -> Engine {
+        Engine::start_with_env(args, &[])
+    }
+
+    /// The same, with environment variables set for it (kernel knobs, say).
+    pub fn start_with_env(args: &[&str], env: &[(&str, &str)]) -> Engine {
         let mut child = Command::new(env!("CARGO_BIN_EXE_kogge"))
             .args(args)
+            .envs(env.iter().copied())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
