@@ -35,8 +35,8 @@
 #ifndef YBWC
 #define YBWC 0
 #endif
-/* N > 0: every worker reports itself broken at its Nth node (STATUS_BROKEN), for the tests of
- * what the host does when the kernel fails; never in a real build. */
+/* N > 0: a worker reports itself broken at its Nth node of an iteration (STATUS_BROKEN), for the
+ * tests of what the host does when the kernel fails; never in a real build. */
 #ifndef FAULT_AFTER_NODES
 #define FAULT_AFTER_NODES 0
 #endif
