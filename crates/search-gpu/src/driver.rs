@@ -262,11 +262,16 @@ impl GpuSearch {
     /// A search of the start position to depth 1, then forgotten. Some OpenCL implementations
     /// (PoCL) make a kernel's machine code only at its first launch, which takes minutes for
     /// this one on a CPU: better spent while the engine opens the search (`isready` waits for
-    /// it) than in the first move of a game, whose clock is running.
+    /// it) than in the first move of a game, whose clock is running. One worker searches, so
+    /// that this costs the same at any worker count.
     fn warm_up(&mut self) -> Result<(), GpuError> {
+        let workers = self.active_workers;
+        self.set_active_workers(1);
         self.new_search(&[])?;
         let full = kogge_search::MATE + 1;
-        self.iterate(&Board::startpos(), 1, -full, full, &mut |_| false)?;
+        let searched = self.iterate(&Board::startpos(), 1, -full, full, &mut |_| false);
+        self.set_active_workers(workers);
+        searched?;
         self.clear()
     }
 
