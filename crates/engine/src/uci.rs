@@ -4,7 +4,9 @@
 //! Besides the standard commands it has Stockfish's extensions for people at a terminal: `d`
 //! (the board, FEN, key and checkers), `eval` (the evaluation term by term), `bench [depth]`,
 //! `flip` and `go perft N`. A command it cannot use — unknown, malformed, an illegal move, a bad
-//! option — is answered with an `info string` saying why, and the engine carries on.
+//! option — is answered with an `info string` saying why, and the engine carries on; a
+//! malformed `go` is still answered with a `bestmove` (of a one-ply search), since a GUI waits
+//! for one.
 
 use crate::engine_backend::EngineSettings;
 use crate::game::{Game, line_text, playable};
@@ -15,7 +17,9 @@ use crate::uci_go::{Go, parse_go};
 use crate::uci_options::{self, Change};
 use anyhow::{Context, Result, bail};
 use kogge_chess::{Board, perft};
-use kogge_search::{Bound, DisplayValue, GamePosition, Info, InfoSink, Report, SearchResult};
+use kogge_search::{
+    Bound, DisplayValue, GamePosition, Info, InfoSink, Limits, Report, SearchResult,
+};
 use std::io::BufRead;
 
 /// Whether to read another command.
@@ -194,7 +198,24 @@ impl Uci {
     fn go(&mut self, args: &str) -> Result<()> {
         let words: Vec<&str> = args.split_whitespace().collect();
         let board = *self.game.board();
-        match parse_go(&words, &board)? {
+        let go = match parse_go(&words, &board) {
+            Ok(go) => go,
+            // A GUI waits for `bestmove` after every `go`: a malformed one is reported and
+            // answered with the move of a one-ply search, rather than left to run out the clock
+            // (as a ponder or infinite search if it asked for one, so that the answer still
+            // waits for `ponderhit` or `stop`). `go perft` answers with counts: only reported.
+            Err(e) if !words.contains(&"perft") => {
+                self.out.line(format!(
+                    "info string error: {e:#}; searching one ply instead"
+                ));
+                let mut limits = Limits::depth(1);
+                limits.ponder = words.contains(&"ponder");
+                limits.infinite = words.contains(&"infinite");
+                Go::Search(limits)
+            }
+            Err(e) => return Err(e),
+        };
+        match go {
             Go::Perft(depth) => {
                 self.session.stop_and_join();
                 self.perft(&board, depth);

@@ -1,6 +1,6 @@
 //! The UCI `go` command's arguments, turned into search [`Limits`] (or a perft request). Every
-//! argument is checked: a malformed `go` is reported and starts nothing, rather than starting a
-//! search with a limit silently missing.
+//! argument is checked: a malformed `go` is an error, rather than a search with a limit silently
+//! missing (the UCI loop reports it and answers with a one-ply search).
 
 use crate::perft_cmd;
 use anyhow::{Context, Result, bail};

@@ -194,7 +194,30 @@ fn bad_input_is_reported_and_survived() {
     e.send("frobnicate");
     let lines = e.expect_prefix("info string ");
     assert!(lines.last().is_some_and(|l| l.contains("frobnicate")));
+    // A malformed `go` is reported and still answered (a GUI waits for `bestmove`), from the
+    // position the engine has.
     e.send("go depth x");
+    let lines = e.expect_prefix("bestmove");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string error: ") && l.contains("depth")),
+        "{lines:?}"
+    );
+    legal_bestmove(&lines, &after(&["e2e4", "e7e5"]));
+    e.send("go searchmoves e2e4");
+    let lines = e.expect_prefix("bestmove");
+    assert!(
+        lines.iter().any(|l| l.starts_with("info string error: ")),
+        "{lines:?}"
+    );
+    legal_bestmove(&lines, &after(&["e2e4", "e7e5"]));
+    // A malformed ponder search waits for `ponderhit` or `stop` as any ponder search does.
+    e.send("go ponder wtime x");
+    let lines = bestmove_only_after_stop(&mut e, pipe::PATIENCE);
+    legal_bestmove(&lines, &after(&["e2e4", "e7e5"]));
+    // `go perft` answers with counts, not a move: its errors are only reported.
+    e.send("go perft x");
     e.expect_prefix("info string ");
     e.send("setoption name Hash value -5");
     e.expect_prefix("info string ");
