@@ -559,22 +559,27 @@ fn a_gpu_search_that_fails_mid_game_goes_on_on_the_cpu() {
     e.expect_line("uciok");
     e.send("isready");
     e.read_until("readyok", Duration::from_secs(600), |l| l == "readyok");
+    // With a clock: the CPU search plans its time on what the GPU left of it.
     e.send("position startpos moves e2e4");
-    e.send("go depth 8");
+    e.send("go wtime 20000 btime 20000");
     let lines = e.read_until("bestmove", Duration::from_secs(120), |l| {
         l.starts_with("bestmove")
     });
     legal_bestmove(&lines, &after(&["e2e4"]));
+    let failed = lines
+        .iter()
+        .position(|l| {
+            l.starts_with("info string")
+                && l.contains("GPU search failed")
+                && l.contains("kernel fault")
+                && l.contains("searching on the CPU from now on")
+        })
+        .unwrap_or_else(|| panic!("no failure reported: {lines:?}"));
     assert!(
-        lines.iter().any(|l| l.starts_with("info string")
-            && l.contains("GPU search failed")
-            && l.contains("kernel fault")
-            && l.contains("searching on the CPU from now on")),
-        "{lines:?}"
-    );
-    assert!(
-        lines.iter().any(|l| field(l, "depth") == Some("8")),
-        "the CPU search did not finish the depth: {lines:?}"
+        lines[failed..]
+            .iter()
+            .any(|l| field(l, "depth").is_some_and(|d| d.parse::<u32>().unwrap_or(0) >= 4)),
+        "the CPU search did not go on: {lines:?}"
     );
     e.send("position startpos moves e2e4 e7e5");
     e.send("go depth 4");

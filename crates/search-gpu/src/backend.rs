@@ -430,15 +430,15 @@ impl SearchBackend for GpuBackend {
                     "GPU search failed ({e}); searching on the CPU from now on"
                 )));
                 self.gpu = None;
-                // The time the GPU used is gone: the CPU gets what is left of the hard limit.
-                let time = TimeManager::new(limits, self.move_overhead, start);
+                // The time the GPU used is gone: the CPU search plans its own on what is left
+                // of the clock (or of a fixed move time), as for any move.
+                let used = start.elapsed();
                 let mut rest = limits.clone();
-                if let Some(hard) = time.hard_limit() {
-                    rest.clock = None;
-                    rest.movetime = Some(
-                        hard.saturating_sub(start.elapsed())
-                            .max(Duration::from_millis(10)),
-                    );
+                if let Some(clock) = rest.clock.as_mut() {
+                    clock.time = clock.time.saturating_sub(used);
+                }
+                if let Some(movetime) = rest.movetime.as_mut() {
+                    *movetime = movetime.saturating_sub(used).max(Duration::from_millis(10));
                 }
                 self.cpu.search(position, &rest, control, sink)
             }
