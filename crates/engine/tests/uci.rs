@@ -433,6 +433,20 @@ fn opencl_present(what: &str) -> bool {
     present
 }
 
+/// `isready` once the GPU search is being opened: the kernel is built at start and `isready`
+/// waits for it (minutes on PoCL without its cache).
+fn await_kernel_build(e: &mut Engine) {
+    e.send("isready");
+    e.read_until("readyok", Duration::from_secs(600), |l| l == "readyok");
+}
+
+/// The lines up to `bestmove`, with a GPU search's patience (PoCL runs kernels on the CPU).
+fn await_bestmove(e: &mut Engine) -> Vec<String> {
+    e.read_until("bestmove", Duration::from_secs(120), |l| {
+        l.starts_with("bestmove")
+    })
+}
+
 #[test]
 fn the_gpu_search_plays_over_uci() {
     if !opencl_present("the GPU search over UCI") {
@@ -442,14 +456,10 @@ fn the_gpu_search_plays_over_uci() {
     e.send("uci");
     e.expect_line("uciok");
     e.send("setoption name GPU Parallel value abdada-rmo");
-    e.send("isready");
-    // The kernel is built at start; isready waits for it (a minute on PoCL without its cache).
-    e.read_until("readyok", Duration::from_secs(600), |l| l == "readyok");
+    await_kernel_build(&mut e);
     e.send("position startpos moves d2d4");
     e.send("go depth 5");
-    let lines = e.read_until("bestmove", Duration::from_secs(120), |l| {
-        l.starts_with("bestmove")
-    });
+    let lines = await_bestmove(&mut e);
     let mut board = Board::startpos();
     board.play(board.parse_uci("d2d4").unwrap());
     legal_bestmove(&lines, &board);
@@ -466,9 +476,7 @@ fn the_gpu_search_plays_over_uci() {
     e.send("setoption name MultiPV value 3");
     e.send("position startpos");
     e.send("go depth 4");
-    let lines = e.read_until("bestmove", Duration::from_secs(120), |l| {
-        l.starts_with("bestmove")
-    });
+    let lines = await_bestmove(&mut e);
     legal_bestmove(&lines, &Board::startpos());
     assert!(
         !lines.iter().any(|l| l.starts_with("info string")),
@@ -505,9 +513,7 @@ fn the_gpu_search_plays_over_uci() {
     e.send("setoption name MultiPV value 1");
     e.send("position fen 4k3/8/8/3q4/8/8/3R4/4K3 w - - 0 1");
     e.send("go depth 5 searchmoves e1f1 d2e2");
-    let lines = e.read_until("bestmove", Duration::from_secs(120), |l| {
-        l.starts_with("bestmove")
-    });
+    let lines = await_bestmove(&mut e);
     assert!(
         !lines.iter().any(|l| l.starts_with("info string")),
         "searchmoves ran on the GPU: {lines:?}"
@@ -517,9 +523,7 @@ fn the_gpu_search_plays_over_uci() {
         "Rxd5 was not named: {lines:?}"
     );
     e.send("go depth 5");
-    let lines = e.read_until("bestmove", Duration::from_secs(120), |l| {
-        l.starts_with("bestmove")
-    });
+    let lines = await_bestmove(&mut e);
     assert_eq!(best(&lines), "d2d5", "{lines:?}");
 
     // An infinite search that reached its depth still waits for `stop` before `bestmove`.
@@ -557,14 +561,11 @@ fn a_gpu_search_that_fails_mid_game_goes_on_on_the_cpu() {
     );
     e.send("uci");
     e.expect_line("uciok");
-    e.send("isready");
-    e.read_until("readyok", Duration::from_secs(600), |l| l == "readyok");
+    await_kernel_build(&mut e);
     // With a clock: the CPU search plans its time on what the GPU left of it.
     e.send("position startpos moves e2e4");
     e.send("go wtime 20000 btime 20000");
-    let lines = e.read_until("bestmove", Duration::from_secs(120), |l| {
-        l.starts_with("bestmove")
-    });
+    let lines = await_bestmove(&mut e);
     legal_bestmove(&lines, &after(&["e2e4"]));
     let failed = lines
         .iter()
