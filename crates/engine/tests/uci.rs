@@ -548,6 +548,36 @@ fn moves_of_last(lines: &[String]) -> Vec<&str> {
 }
 
 #[test]
+fn a_first_move_with_2048_gpu_workers_keeps_to_the_clock() {
+    // PoCL makes its machine code for a kernel at the kernel's first launch, and a second
+    // version for a grid of 65,536 lanes or more (2,048 workers) at the first launch of such a
+    // grid. Opening the search must make both: a first `go` that waited for the second spent
+    // over two minutes of its clock on this 2-core machine, with `stop` unheard.
+    if !opencl_present("the first move with 2,048 GPU workers") {
+        return;
+    }
+    let mut e = Engine::start(&["--backend", "opencl", "--workers", "2048"]);
+    e.send("uci");
+    e.expect_line("uciok");
+    await_kernel_build(&mut e);
+    e.send("position startpos moves e2e4");
+    let clock = Duration::from_secs(20);
+    let asked = Instant::now();
+    e.send("go wtime 20000 btime 20000");
+    let lines = await_bestmove(&mut e);
+    let took = asked.elapsed();
+    legal_bestmove(&lines, &after(&["e2e4"]));
+    assert!(
+        !lines.iter().any(|l| l.starts_with("info string")),
+        "the GPU search ran: {lines:?}"
+    );
+    assert!(
+        took < clock / 2,
+        "the first move took {took:?} of a {clock:?} clock: {lines:?}"
+    );
+}
+
+#[test]
 fn a_gpu_search_that_fails_mid_game_goes_on_on_the_cpu() {
     // A kernel knob makes the worker report its state broken at its 2,000th node, as the
     // kernel's own checks do when they catch a bug: the engine says so, answers this `go` with

@@ -6,8 +6,8 @@
 use crate::kernel_source::{search_defines, search_source};
 use crate::layout::{
     BUSY_ENTRIES, GPU_MAX_PLY, HISTORY_WORDS, MAX_MOVES, MAX_ROOT_MOVES, ParallelMode,
-    SPLITS_PER_WORKER, STATUS_BROKEN, STATUS_DONE, STATUS_RUNNING, SearchParams, TT_BUCKET,
-    TT_ENTRY_BYTES, WORKER_LANES, WorkerResult,
+    SPLITS_PER_WORKER, STATUS_BROKEN, STATUS_DONE, STATUS_IDLE, STATUS_RUNNING, SearchParams,
+    TT_BUCKET, TT_ENTRY_BYTES, WORKER_LANES, WorkerResult,
 };
 use crate::line_table::line_table;
 use kogge_chess::{Board, Move};
@@ -264,6 +264,13 @@ impl GpuSearch {
     /// this one on a CPU: better spent while the engine opens the search (`isready` waits for
     /// it) than in the first move of a game, whose clock is running. One worker searches, so
     /// that this costs the same at any worker count.
+    ///
+    /// PoCL also makes a second version of the machine code for a grid of 65,536 lanes or more
+    /// (2,048 workers; it names the smaller one "smallgrid"), again at its first launch. So
+    /// every worker is then launched once more with nothing to do (at any count: the threshold
+    /// is PoCL's own), and the second version too is made here, not in the first `go` (over two
+    /// minutes with 2,048 workers on a 2-core CPU, `stop` and the clock unheard). On a GPU this
+    /// costs one empty launch.
     fn warm_up(&mut self) -> Result<(), GpuError> {
         let workers = self.active_workers;
         self.set_active_workers(1);
@@ -272,7 +279,38 @@ impl GpuSearch {
         let searched = self.iterate(&Board::startpos(), 1, -full, full, &mut |_| false);
         self.set_active_workers(workers);
         searched?;
+        if workers > 1 {
+            self.launch_idle()?;
+        }
         self.clear()
+    }
+
+    /// Launches every active worker with nothing to do: a launch that does not start a search
+    /// resumes only the workers whose status is `STATUS_RUNNING`, and here none is.
+    fn launch_idle(&mut self) -> Result<(), GpuError> {
+        let idle = WorkerResult {
+            status: STATUS_IDLE,
+            ..WorkerResult::default()
+        };
+        self.device
+            .write(&mut self.results, &vec![idle; self.active_workers])?;
+        let full = kogge_search::MATE + 1;
+        let mut params = self.search_params(&Board::startpos(), 1, -full, full);
+        params.start = 0;
+        self.device.write(&mut self.params, &[params])?;
+        self.launch(self.active_workers * WORKER_LANES)?;
+        self.device.read(&self.results, &mut self.host_results)?;
+        match self
+            .host_results
+            .iter()
+            .position(|r| r.status != STATUS_IDLE)
+        {
+            Some(w) => Err(fault(format!(
+                "GPU search worker {w} ran in a launch that gave it nothing to do (status {})",
+                self.host_results[w].status
+            ))),
+            None => Ok(()),
+        }
     }
 
     pub fn device(&self) -> &Device {
@@ -369,16 +407,8 @@ impl GpuSearch {
         Ok(())
     }
 
-    /// Searches `root` to `depth` with the window `alpha..beta`. Between slices, `stop(nodes)`
-    /// is asked whether to give up (time, node limit, `stop`); `nodes` counts this iteration.
-    pub fn iterate(
-        &mut self,
-        root: &Board,
-        depth: i32,
-        alpha: i32,
-        beta: i32,
-        stop: &mut dyn FnMut(u64) -> bool,
-    ) -> Result<Outcome, GpuError> {
+    /// The parameters of a launch that starts searching `root` to `depth` in `alpha..beta`.
+    fn search_params(&self, root: &Board, depth: i32, alpha: i32, beta: i32) -> SearchParams {
         let mut params = SearchParams {
             root: root.pack(),
             root_key: root.hash(),
@@ -401,6 +431,20 @@ impl GpuSearch {
         for (slot, m) in params.root_moves.iter_mut().zip(&self.root_moves) {
             *slot = m.raw();
         }
+        params
+    }
+
+    /// Searches `root` to `depth` with the window `alpha..beta`. Between slices, `stop(nodes)`
+    /// is asked whether to give up (time, node limit, `stop`); `nodes` counts this iteration.
+    pub fn iterate(
+        &mut self,
+        root: &Board,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        stop: &mut dyn FnMut(u64) -> bool,
+    ) -> Result<Outcome, GpuError> {
+        let mut params = self.search_params(root, depth, alpha, beta);
         if matches!(
             self.options.mode,
             ParallelMode::Abdada | ParallelMode::AbdadaRmo
@@ -426,26 +470,7 @@ impl GpuSearch {
             // count from zero.
             self.device.write(&mut self.control, &[0, 0])?;
             let started = Instant::now();
-            self.device.launch(
-                &self.search,
-                global,
-                WORKER_LANES,
-                &[
-                    Arg::buf(&self.params),
-                    Arg::buf(&self.stacks),
-                    Arg::buf(&self.results),
-                    Arg::buf(&self.lists),
-                    Arg::buf(&self.histories),
-                    Arg::buf(&self.pvs),
-                    Arg::buf(&self.tt),
-                    Arg::buf(&self.game_keys),
-                    Arg::buf(&self.control),
-                    Arg::buf(&self.busy),
-                    Arg::buf(&self.lines),
-                    Arg::buf(&self.splits),
-                    Arg::buf(&self.announce),
-                ],
-            )?;
+            self.launch(global)?;
             self.device.read(&self.results, &mut self.host_results)?;
             self.adapt_slice(started.elapsed());
             params.start = 0;
@@ -482,6 +507,30 @@ impl GpuSearch {
                 return Ok(Outcome::Stopped { nodes, partial });
             }
         }
+    }
+
+    /// One launch of the search kernel over `global` lanes (`WORKER_LANES` a worker).
+    fn launch(&self, global: usize) -> Result<(), GpuError> {
+        self.device.launch(
+            &self.search,
+            global,
+            WORKER_LANES,
+            &[
+                Arg::buf(&self.params),
+                Arg::buf(&self.stacks),
+                Arg::buf(&self.results),
+                Arg::buf(&self.lists),
+                Arg::buf(&self.histories),
+                Arg::buf(&self.pvs),
+                Arg::buf(&self.tt),
+                Arg::buf(&self.game_keys),
+                Arg::buf(&self.control),
+                Arg::buf(&self.busy),
+                Arg::buf(&self.lines),
+                Arg::buf(&self.splits),
+                Arg::buf(&self.announce),
+            ],
+        )
     }
 
     /// One line on stderr for a finished iteration: its time and launches, and the nodes of the
