@@ -29,6 +29,25 @@ const SLICE_TARGET: Duration = Duration::from_millis(4);
 /// second on the H100, so this is 10 to 35 ms.
 const MAX_SLICE_NODES: u32 = 1024;
 
+/// The fewest nodes per worker a slice asks for once launches run long. A worker ends its launch
+/// only after a quarter of its share (at least one node, resumed where it was), so a launch is at
+/// least `workers * MIN_SLICE_NODES / 4` nodes: where a device is slow for its worker count (a
+/// CPU through PoCL, with thousands of workers) that floor is what `stop` waits for.
+const MIN_SLICE_NODES: u32 = 4;
+
+/// The node budget of the slice after one of `nodes` that took `took`: doubled when it took under
+/// half of [`SLICE_TARGET`], halved when over twice, within [`MIN_SLICE_NODES`] and
+/// [`MAX_SLICE_NODES`].
+fn next_slice_nodes(nodes: u32, took: Duration) -> u32 {
+    if took < SLICE_TARGET / 2 && nodes < MAX_SLICE_NODES {
+        nodes * 2
+    } else if took > SLICE_TARGET * 2 && nodes > MIN_SLICE_NODES {
+        nodes / 2
+    } else {
+        nodes
+    }
+}
+
 /// What a GPU search is made of.
 #[derive(Clone, Debug)]
 pub struct GpuSearchOptions {
@@ -601,13 +620,8 @@ impl GpuSearch {
 
     /// Grows or shrinks the node budget of a slice towards [`SLICE_TARGET`].
     fn adapt_slice(&mut self, took: Duration) {
-        if self.fixed_slice.is_some() {
-            return;
-        }
-        if took < SLICE_TARGET / 2 && self.slice_nodes < MAX_SLICE_NODES {
-            self.slice_nodes *= 2;
-        } else if took > SLICE_TARGET * 2 && self.slice_nodes > 16 {
-            self.slice_nodes /= 2;
+        if self.fixed_slice.is_none() {
+            self.slice_nodes = next_slice_nodes(self.slice_nodes, took);
         }
     }
 
@@ -679,4 +693,27 @@ fn alloc_tt(device: &Device, hash_mb: usize) -> Result<(Buffer<u64>, u32), GpuEr
     let log2 = usize::BITS - 1 - buckets.leading_zeros();
     let words = (1usize << log2) * bucket_bytes / 8;
     Ok((device.alloc(words)?, log2))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slices_follow_the_device_between_their_bounds() {
+        let fast = Duration::from_micros(100);
+        let slow = Duration::from_secs(1);
+        let mut n = 256;
+        for _ in 0..20 {
+            n = next_slice_nodes(n, slow);
+        }
+        // A device slow for its worker count gets slices of a node a worker (a quarter of 4):
+        // what `stop` waits for is then one node of each worker.
+        assert_eq!(n, MIN_SLICE_NODES);
+        for _ in 0..20 {
+            n = next_slice_nodes(n, fast);
+        }
+        assert_eq!(n, MAX_SLICE_NODES);
+        assert_eq!(next_slice_nodes(64, SLICE_TARGET), 64);
+    }
 }
