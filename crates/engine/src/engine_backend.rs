@@ -27,6 +27,8 @@ pub struct EngineSettings {
     /// GPU workers; 0 = the device's default.
     pub workers: usize,
     pub mode: ParallelMode,
+    /// Whether any worker may end an iteration (else worker 0 alone).
+    pub any_finisher: bool,
 }
 
 impl EngineSettings {
@@ -47,6 +49,7 @@ impl Default for EngineSettings {
             device: None,
             workers: 0,
             mode: ParallelMode::default(),
+            any_finisher: true,
         }
     }
 }
@@ -110,6 +113,7 @@ impl EngineBackend {
         }
         options.hash_mb = self.hash_mb;
         options.mode = self.settings.mode;
+        options.any_finisher = self.settings.any_finisher;
         let threads = self.threads;
         let spawned = std::thread::Builder::new()
             .name("gpu-open".into())
@@ -262,5 +266,13 @@ impl Backend for EngineBackend {
 
     fn set_parallel_mode(&mut self, mode: ParallelMode) {
         self.set_mode(mode);
+    }
+
+    fn set_any_finisher(&mut self, any: bool) {
+        self.finish_opening();
+        self.settings.any_finisher = any;
+        if let Active::Gpu(g) = &mut self.active {
+            g.set_any_finisher(any);
+        }
     }
 }

@@ -31,6 +31,8 @@ pub trait Backend: SearchBackend {
     fn set_workers(&mut self, _workers: usize) {}
     /// The UCI option `GPU Parallel`.
     fn set_parallel_mode(&mut self, _mode: ParallelMode) {}
+    /// The UCI option `GPU Finisher`: whether any worker may end an iteration.
+    fn set_any_finisher(&mut self, _any: bool) {}
 }
 
 impl Backend for CpuSearch {

@@ -106,6 +106,16 @@ const OPTIONS: &[Spec] = &[
             values: &["lazy", "rmo", "abdada", "abdada-rmo", "ybwc"],
         },
     },
+    // Who ends an iteration of the GPU search: the first worker to finish it (any), or worker 0,
+    // the one in the sequential order (main). Any reaches a depth sooner; main's result of the
+    // same depth is the better one (docs/STRENGTH.md, twenty-fifth session).
+    Spec {
+        name: "GPU Finisher",
+        kind: Kind::Combo {
+            default: "any",
+            values: &["any", "main"],
+        },
+    },
 ];
 
 /// The most GPU workers `Workers` accepts (0 = the device's default).
@@ -124,6 +134,8 @@ pub enum Change {
     Backend(BackendChoice),
     Workers(usize),
     Parallel(ParallelMode),
+    /// `GPU Finisher`: true for any worker, false for worker 0 alone.
+    AnyFinisher(bool),
 }
 
 /// The `option name … type …` lines of the `uci` answer.
@@ -209,6 +221,7 @@ pub fn parse_setoption(args: &str) -> Result<Change> {
                 ("Backend", "cuda") => Change::Backend(BackendChoice::Cuda),
                 ("Backend", "opencl") => Change::Backend(BackendChoice::Opencl),
                 ("Backend", _) => Change::Backend(BackendChoice::Auto),
+                ("GPU Finisher", finisher) => Change::AnyFinisher(finisher == "any"),
                 (_, mode) => Change::Parallel(ParallelMode::from_name(mode).unwrap_or_default()),
             })
         }
@@ -257,6 +270,25 @@ mod tests {
             parse_setoption("name MultiPV value 3").ok(),
             Some(Change::MultiPv(3))
         );
+        assert_eq!(
+            parse_setoption("name GPU Parallel value rmo").ok(),
+            Some(Change::Parallel(ParallelMode::Rmo))
+        );
+        assert_eq!(
+            parse_setoption("name gpu finisher value Main").ok(),
+            Some(Change::AnyFinisher(false))
+        );
+        assert_eq!(
+            parse_setoption("name GPU Finisher value any").ok(),
+            Some(Change::AnyFinisher(true))
+        );
+    }
+
+    #[test]
+    fn the_gpu_finisher_is_listed_with_its_choices() {
+        assert!(option_lines().contains(
+            &"option name GPU Finisher type combo default any var any var main".to_string()
+        ));
     }
 
     #[test]
@@ -273,6 +305,8 @@ mod tests {
             "name MultiPV value 257",
             "name Ponder value yes",
             "name Move Overhead value 5001",
+            "name GPU Finisher value first",
+            "name GPU Finisher",
         ] {
             assert!(parse_setoption(bad).is_err(), "{bad:?} was accepted");
         }

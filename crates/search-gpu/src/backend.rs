@@ -94,6 +94,14 @@ impl GpuBackend {
         }
     }
 
+    /// Whether any worker may end an iteration, or worker 0 alone.
+    pub fn set_any_finisher(&mut self, any: bool) {
+        if any != self.options.any_finisher {
+            self.options.any_finisher = any;
+            self.reopen();
+        }
+    }
+
     pub fn set_move_overhead(&mut self, overhead: Duration) {
         self.move_overhead = overhead;
         self.cpu.set_move_overhead(overhead);
