@@ -94,11 +94,12 @@ impl GpuBackend {
         }
     }
 
-    /// Whether any worker may end an iteration, or worker 0 alone.
+    /// Whether any worker may end an iteration, or worker 0 alone: a launch parameter, so the
+    /// open search takes it as it is (no rebuild, the table kept).
     pub fn set_any_finisher(&mut self, any: bool) {
-        if any != self.options.any_finisher {
-            self.options.any_finisher = any;
-            self.reopen();
+        self.options.any_finisher = any;
+        if let Some(gpu) = &mut self.gpu {
+            gpu.set_any_finisher(any);
         }
     }
 

@@ -349,6 +349,11 @@ impl GpuSearch {
             .resize(self.active_workers, WorkerResult::default());
     }
 
+    /// Whether any worker may end an iteration, or worker 0 alone, from the next iteration on.
+    pub fn set_any_finisher(&mut self, any: bool) {
+        self.options.any_finisher = any;
+    }
+
     pub fn active_workers(&self) -> usize {
         self.active_workers
     }
