@@ -10,7 +10,7 @@ use clap::Args;
 use kogge_chess::Board;
 use kogge_gpu::{BackendKind, choose, list_devices};
 use kogge_search::{GamePosition, Limits, SearchControl};
-use kogge_search_gpu::{GpuSearch, GpuSearchOptions, ParallelMode, iterative_deepening};
+use kogge_search_gpu::{Finisher, GpuSearch, GpuSearchOptions, ParallelMode, iterative_deepening};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
@@ -48,9 +48,10 @@ pub struct BenchSmpArgs {
     #[arg(long, default_value = "abdada-rmo", value_parser = ["lazy", "rmo", "abdada", "abdada-rmo", "ybwc"])]
     pub mode: String,
 
-    /// Who ends an iteration: `any` (the first worker to finish it; its result is used) or
-    /// `main` (worker 0 only) [default: the device's, as the engine plays].
-    #[arg(long, value_parser = ["any", "main"])]
+    /// Who ends an iteration: `any` (the first worker to finish it; its result is used),
+    /// `checked` (a helper only where its result agrees with worker 0's first move and the
+    /// others' best) or `main` (worker 0 only) [default: the device's, as the engine plays].
+    #[arg(long, value_parser = ["any", "checked", "main"])]
     pub finish: Option<String>,
 
     /// Print one JSON object per row instead of the table.
@@ -97,34 +98,31 @@ pub fn run(args: &BenchSmpArgs) -> Result<ExitCode> {
         workers: most,
         hash_mb: args.hash,
         mode: ParallelMode::from_name(&args.mode).unwrap_or_default(),
-        any_finisher: args
+        finisher: args
             .finish
             .as_deref()
-            .map_or(default.any_finisher, |f| f == "any"),
+            .and_then(Finisher::from_name)
+            .unwrap_or(default.finisher),
     };
-    let options_any = options.any_finisher;
+    let finisher = options.finisher;
     // What each JSON row says of how it was searched, so that saved rows describe themselves.
     let setup = format!(
         "\"mode\":\"{}\",\"finish\":\"{}\",\"depth\":{}",
         args.mode,
-        if options_any { "any" } else { "main" },
+        finisher.name(),
         args.depth
     );
     let mut gpu =
         GpuSearch::open(&info, options).with_context(|| format!("opening {}", info.name))?;
     if !args.json {
         println!(
-            "{} ({}), depth {}, {} position(s), mode {}, {} ends an iteration",
+            "{} ({}), depth {}, {} position(s), mode {}, finisher {}",
             info.name,
             info.backend,
             args.depth,
             positions.len(),
             args.mode,
-            if options_any {
-                "any worker"
-            } else {
-                "worker 0"
-            }
+            finisher.name()
         );
         println!(
             "{:>8} {:>14} {:>10} {:>14} {:>12} {:>12}",

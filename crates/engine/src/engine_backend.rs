@@ -14,7 +14,7 @@ use kogge_search::{
     GamePosition, InfoSink, Limits, Report, SearchBackend, SearchControl, SearchResult,
 };
 use kogge_search_cpu::CpuSearch;
-use kogge_search_gpu::{GpuBackend, GpuSearchOptions, ParallelMode};
+use kogge_search_gpu::{Finisher, GpuBackend, GpuSearchOptions, ParallelMode};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
@@ -27,8 +27,8 @@ pub struct EngineSettings {
     /// GPU workers; 0 = the device's default.
     pub workers: usize,
     pub mode: ParallelMode,
-    /// Whether any worker may end an iteration (else worker 0 alone).
-    pub any_finisher: bool,
+    /// Who ends an iteration of the GPU search.
+    pub finisher: Finisher,
 }
 
 impl EngineSettings {
@@ -49,7 +49,7 @@ impl Default for EngineSettings {
             device: None,
             workers: 0,
             mode: ParallelMode::default(),
-            any_finisher: true,
+            finisher: Finisher::default(),
         }
     }
 }
@@ -113,7 +113,7 @@ impl EngineBackend {
         }
         options.hash_mb = self.hash_mb;
         options.mode = self.settings.mode;
-        options.any_finisher = self.settings.any_finisher;
+        options.finisher = self.settings.finisher;
         let threads = self.threads;
         let spawned = std::thread::Builder::new()
             .name("gpu-open".into())
@@ -268,11 +268,11 @@ impl Backend for EngineBackend {
         self.set_mode(mode);
     }
 
-    fn set_any_finisher(&mut self, any: bool) {
+    fn set_finisher(&mut self, finisher: Finisher) {
         self.finish_opening();
-        self.settings.any_finisher = any;
+        self.settings.finisher = finisher;
         if let Active::Gpu(g) = &mut self.active {
-            g.set_any_finisher(any);
+            g.set_finisher(finisher);
         }
     }
 }

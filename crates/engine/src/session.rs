@@ -11,7 +11,7 @@ use crate::engine_backend::{EngineBackend, EngineSettings};
 use crate::perft_backend::BackendChoice;
 use kogge_search::{GamePosition, InfoSink, Limits, SearchBackend, SearchControl, SearchResult};
 use kogge_search_cpu::CpuSearch;
-use kogge_search_gpu::ParallelMode;
+use kogge_search_gpu::{Finisher, ParallelMode};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::thread::JoinHandle;
 use std::time::Duration;
@@ -31,8 +31,8 @@ pub trait Backend: SearchBackend {
     fn set_workers(&mut self, _workers: usize) {}
     /// The UCI option `GPU Parallel`.
     fn set_parallel_mode(&mut self, _mode: ParallelMode) {}
-    /// The UCI option `GPU Finisher`: whether any worker may end an iteration.
-    fn set_any_finisher(&mut self, _any: bool) {}
+    /// The UCI option `GPU Finisher`: who ends an iteration of the GPU search.
+    fn set_finisher(&mut self, _finisher: Finisher) {}
 }
 
 impl Backend for CpuSearch {

@@ -159,7 +159,7 @@ impl Uci {
                 .configure(move |b| b.set_backend_choice(choice)),
             Change::Workers(n) => self.session.configure(move |b| b.set_workers(n)),
             Change::Parallel(mode) => self.session.configure(move |b| b.set_parallel_mode(mode)),
-            Change::AnyFinisher(any) => self.session.configure(move |b| b.set_any_finisher(any)),
+            Change::Finisher(f) => self.session.configure(move |b| b.set_finisher(f)),
         }
         Ok(())
     }

@@ -5,7 +5,7 @@
 use crate::perft_backend::BackendChoice;
 use anyhow::{Result, bail};
 use kogge_search_cpu::{MAX_HASH_MB, MAX_THREADS};
-use kogge_search_gpu::ParallelMode;
+use kogge_search_gpu::{Finisher, ParallelMode};
 use std::time::Duration;
 
 /// The most principal variations `MultiPV` accepts.
@@ -106,14 +106,16 @@ const OPTIONS: &[Spec] = &[
             values: &["lazy", "rmo", "abdada", "abdada-rmo", "ybwc"],
         },
     },
-    // Who ends an iteration of the GPU search: the first worker to finish it (any), or worker 0,
-    // the one in the sequential order (main). Any reaches a depth sooner; main's result of the
-    // same depth is the better one (docs/STRENGTH.md, twenty-fifth session).
+    // Who ends an iteration of the GPU search: the first worker to finish it (any), a helper
+    // only where its result agrees with worker 0's first move and the others' best (checked), or
+    // worker 0, the one in the sequential order (main). Any reaches a depth soonest; main's
+    // result of the same depth is the best, checked's between (docs/STRENGTH.md, twenty-fifth
+    // and twenty-sixth sessions).
     Spec {
         name: "GPU Finisher",
         kind: Kind::Combo {
             default: "any",
-            values: &["any", "main"],
+            values: &["any", "checked", "main"],
         },
     },
 ];
@@ -134,8 +136,8 @@ pub enum Change {
     Backend(BackendChoice),
     Workers(usize),
     Parallel(ParallelMode),
-    /// `GPU Finisher`: true for any worker, false for worker 0 alone.
-    AnyFinisher(bool),
+    /// `GPU Finisher`.
+    Finisher(Finisher),
 }
 
 /// The `option name … type …` lines of the `uci` answer.
@@ -221,7 +223,9 @@ pub fn parse_setoption(args: &str) -> Result<Change> {
                 ("Backend", "cuda") => Change::Backend(BackendChoice::Cuda),
                 ("Backend", "opencl") => Change::Backend(BackendChoice::Opencl),
                 ("Backend", _) => Change::Backend(BackendChoice::Auto),
-                ("GPU Finisher", finisher) => Change::AnyFinisher(finisher == "any"),
+                ("GPU Finisher", finisher) => {
+                    Change::Finisher(Finisher::from_name(finisher).unwrap_or_default())
+                }
                 (_, mode) => Change::Parallel(ParallelMode::from_name(mode).unwrap_or_default()),
             })
         }
@@ -276,19 +280,26 @@ mod tests {
         );
         assert_eq!(
             parse_setoption("name gpu finisher value Main").ok(),
-            Some(Change::AnyFinisher(false))
+            Some(Change::Finisher(Finisher::Main))
         );
         assert_eq!(
             parse_setoption("name GPU Finisher value any").ok(),
-            Some(Change::AnyFinisher(true))
+            Some(Change::Finisher(Finisher::Any))
+        );
+        assert_eq!(
+            parse_setoption("name GPU Finisher value CHECKED").ok(),
+            Some(Change::Finisher(Finisher::Checked))
         );
     }
 
     #[test]
     fn the_gpu_finisher_is_listed_with_its_choices() {
-        assert!(option_lines().contains(
-            &"option name GPU Finisher type combo default any var any var main".to_string()
-        ));
+        assert!(
+            option_lines().contains(
+                &"option name GPU Finisher type combo default any var any var checked var main"
+                    .to_string()
+            )
+        );
     }
 
     #[test]

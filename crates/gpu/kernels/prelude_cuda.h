@@ -100,3 +100,5 @@ DEVICE_FN u32 kogge_ctz32(u32 x) { return (u32)__popc(~x & (x - 1u)); }
 #define ATOMIC_CAS_U32(p, cmp, v) ((u32)atomicCAS((unsigned int*)(p), (unsigned int)(cmp), (unsigned int)(v)))
 // *p = max(*p, v), signed; returns the previous value.
 #define ATOMIC_MAX_I32(p, v) ((i32)atomicMax((int*)(p), (int)(v)))
+// The same, unsigned.
+#define ATOMIC_MAX_U32(p, v) ((u32)atomicMax((unsigned int*)(p), (unsigned int)(v)))

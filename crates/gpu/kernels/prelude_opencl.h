@@ -96,3 +96,5 @@ DEVICE_FN int kogge_all_in_warp(int p) {
 #define ATOMIC_CAS_U32(p, cmp, v) ((u32)atomic_cmpxchg((p), (u32)(cmp), (u32)(v)))
 // *p = max(*p, v), signed; returns the previous value.
 #define ATOMIC_MAX_I32(p, v) ((i32)atomic_max((p), (i32)(v)))
+// The same, unsigned.
+#define ATOMIC_MAX_U32(p, v) ((u32)atomic_max((p), (u32)(v)))

@@ -198,6 +198,7 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
             s.nodes = 0;
             s.tt_cutoffs = 0;
             s.etc_cutoffs = 0;
+            s.root_claim = 0;
             result->partial_move = 0;
         }
         /* Killers from an earlier iteration are as good a guess as any, but shared memory starts
@@ -1104,6 +1105,23 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
                 state = STATE_MOVES;
                 continue;
             }
+            /* A root move above alpha at full depth, a lower bound (a null window's fail high,
+             * re-searched next) or exact: every worker sees the best of them (CONTROL_ROOT). A
+             * fail high's claim is replaced by its re-search's value, or withdrawn if that failed
+             * low, unless a better claim replaced it already. Lane 0 alone keeps the claim. */
+            if (ply == 0 && root_depth == params->depth && lane == 0) {
+                if (worker == 0 && f.step == STEP_FULL)
+                    ((volatile GLOBAL u32 *)control)[CONTROL_FIRST] = root_pack(v, m);
+                if (f.step == STEP_PV && s.root_claim != 0u) {
+                    ATOMIC_CAS_U32(&control[CONTROL_ROOT], s.root_claim, v > f.alpha ? root_pack(v, m) : 0u);
+                    s.root_claim = 0u;
+                }
+                if (v > f.alpha && f.step != STEP_REDUCED) {
+                    u32 claim = root_pack(v, m);
+                    ATOMIC_MAX_U32(&control[CONTROL_ROOT], claim);
+                    if (f.step == STEP_ZW) s.root_claim = claim;
+                }
+            }
             u32 research = 0;
             Frame c;
             if (f.step == STEP_REDUCED && v > f.alpha) {
@@ -1294,8 +1312,9 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
     /* ---- Leaving the launch ---- */
     if (finished) {
         /* The root is done: publish the result. Worker 0's ends the iteration for everyone, and
-         * with `any_finisher` any worker's does (Zeta's rule). */
+         * a helper's as `finisher` says (helper_ends). */
         if (lane == 0) {
+            u32 ends = worker == 0 || helper_ends(params, control, root_depth, ret, f.best_move);
             result->score = ret;
             result->best_move = f.best_move;
             result->depth = (u32)root_depth;
@@ -1305,8 +1324,8 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
             result->nodes = nodes;
             result->tt_cutoffs = s.tt_cutoffs;
             result->etc_cutoffs = s.etc_cutoffs;
-            result->status = STATUS_DONE;
-            if (worker == 0 || params->any_finisher) ATOMIC_ADD_U32(&control[CONTROL_DONE], 1u);
+            result->status = ends ? STATUS_DONE : STATUS_HELPED;
+            if (ends) ATOMIC_ADD_U32(&control[CONTROL_DONE], 1u);
         }
         return;
     }

@@ -93,11 +93,15 @@ typedef struct {
     u32 tt_buckets_log2;
     u32 workers;
     u32 mode;         /* MODE_* */
-    u32 any_finisher; /* 1: the first worker to finish ends the iteration; 0: worker 0 only */
+    u32 finisher; /* who ends an iteration: FINISH_MAIN, FINISH_ANY or FINISH_CHECKED */
     u32 root_move_count; /* searchmoves and MultiPV: the root searches only root_moves[..count]; 0: all */
     u16 root_moves[MAX_ROOT_MOVES];
     u32 root_pad;
 } SearchParams;
+
+#define FINISH_MAIN 0u    /* worker 0 alone ends an iteration */
+#define FINISH_ANY 1u     /* the first worker to finish it (Zeta's rule) */
+#define FINISH_CHECKED 2u /* worker 0, or a helper that helper_ends allows */
 
 #define MODE_LAZY 0u
 #define MODE_RMO 1u
@@ -152,9 +156,10 @@ typedef struct {
 } WorkerResult;
 
 #define STATUS_RUNNING 0u /* suspended at the end of a slice, resumes at the next launch */
-#define STATUS_DONE 1u    /* finished the iteration: score, best move and PV are valid */
+#define STATUS_DONE 1u    /* finished and ended the iteration: score, best move and PV are used */
 #define STATUS_IDLE 2u    /* stopped because another worker finished the iteration */
 #define STATUS_BROKEN 3u  /* found its own state inconsistent (a bug): the host gives the search up */
+#define STATUS_HELPED 4u  /* finished the iteration without ending it: its result is not used */
 
 /* control[0]: set by the first worker to finish the iteration; the others stop. */
 #define CONTROL_DONE 0
@@ -169,6 +174,45 @@ typedef struct {
  * left the rest to fewer (worker 0 ending iterations alone). One worker keeps its own count: the
  * atomic would cost it 2%. */
 #define CONTROL_SLICE 1
+/* control[2] and [3]: what a helper's result is checked against before it may end the iteration
+ * (FINISH_CHECKED), both packed by root_pack (0: none yet) and cleared by the host when the
+ * iteration starts. [2]: the best root move any worker has found at this iteration's depth; [3]:
+ * worker 0's value of its first root move.
+ * Why (H100, 264 workers, 16 bench positions to depth 14, twenty-sixth session): with worker 0
+ * alone ending iterations, the helpers that finished first had kept the last iteration's move
+ * in 19 to 24 of the 23 to 25 iterations where worker 0 changed its mind. They finish first
+ * because they pruned most: a helper whose search of the first move came out higher than worker
+ * 0's searched the other moves against that higher alpha (d1c2 at 55 to 57 against worker 0's
+ * 51, which then found d1b3 at 57), and one that had not found the new move had no re-search to
+ * do. So under FINISH_CHECKED a helper may end the iteration only once worker 0 has searched its
+ * first move, not with a higher value for that move (ROOT_MARGIN), and not if another worker
+ * found a better root move. At depth 11 against one CPU thread that took the GPU search from
+ * -44 to +33 Elo (worker 0 alone: +104), for 44% more time to depth 14; at 3 s + 0.03 s it
+ * lost 35 Elo to FINISH_ANY in 111 games (docs/STRENGTH.md), so it is not the default. */
+#define CONTROL_ROOT 2
+#define CONTROL_FIRST 3
+#ifndef ROOT_MARGIN
+#error "ROOT_MARGIN comes from the host (layout.rs, search_defines)"
+#endif
+
+/* A root move's value at full depth (a lower bound or exact) as one word ordered by the value:
+ * the value offset to be positive in the high half, the move in the low. */
+DEVICE_FN u32 root_pack(i32 value, u32 move) { return ((u32)(value + 32768) << 16) | (move & 0xffffu); }
+DEVICE_FN i32 root_unpack_value(u32 packed) { return (i32)(packed >> 16) - 32768; }
+
+/* Whether a helper's finished root search, of `value` and best move `best`, ends the iteration
+ * (the host applies the same rule again to those that did not: GpuSearch::finished). A Lazy SMP
+ * helper a ply deeper is held to nothing. */
+DEVICE_FN u32 helper_ends(const GLOBAL SearchParams *params, GLOBAL u32 *control, i32 root_depth, i32 value,
+                          u32 best) {
+    if (params->finisher != FINISH_CHECKED) return params->finisher == FINISH_ANY;
+    if (root_depth != params->depth) return params->mode == MODE_LAZY;
+    u32 first = ((volatile GLOBAL u32 *)control)[CONTROL_FIRST];
+    u32 seen = ((volatile GLOBAL u32 *)control)[CONTROL_ROOT];
+    if (first == 0u) return 0u;
+    if ((first & 0xffffu) == (best & 0xffffu) && value > root_unpack_value(first) + ROOT_MARGIN) return 0u;
+    return seen == 0u || (seen & 0xffffu) == (best & 0xffffu) || root_unpack_value(seen) <= value;
+}
 
 /* Diagnostics (the host defines DIAG_UNIQUE=N where KOGGE_SEARCH_DIAG=N is set): every node a
  * worker enters and does not put off counts as new or as seen before, by its key and depth, in a
@@ -178,12 +222,12 @@ typedef struct {
  * this one entered counts as `earlier` (once; it then takes this run's tag), so that a search by
  * many workers after one by a single worker, on the same table, splits its nodes into those of
  * the single worker's tree and those outside it. */
-#define CONTROL_DIAG_NEW 2
-#define CONTROL_DIAG_SEEN 3
-#define CONTROL_DIAG_LOST 4 /* the table's 16 slots after the key's were taken */
-#define CONTROL_DIAG_EARLIER 5
-#define CONTROL_DIAG_TAG 6
-#define CONTROL_DIAG_TABLE 8 /* the table's first word (a u32 index; 8-byte aligned) */
+#define CONTROL_DIAG_NEW 4
+#define CONTROL_DIAG_SEEN 5
+#define CONTROL_DIAG_LOST 6 /* the table's 16 slots after the key's were taken */
+#define CONTROL_DIAG_EARLIER 7
+#define CONTROL_DIAG_TAG 8
+#define CONTROL_DIAG_TABLE 10 /* the table's first word (a u32 index; 8-byte aligned) */
 #ifdef DIAG_UNIQUE
 DEVICE_FN void diag_count(GLOBAL u32 *control, u64 key, i32 depth) {
     GLOBAL u64 *table = (GLOBAL u64 *)(control + CONTROL_DIAG_TABLE);
@@ -246,6 +290,7 @@ typedef struct {
     u64 nodes;
     u64 tt_cutoffs;
     u64 etc_cutoffs;
+    u32 root_claim;                 /* lane 0's: its fail high at the root being re-searched (CONTROL_ROOT) */
 } WorkerStack;
 
 /* Each worker's saved stack starts on a 256-byte boundary. PoCL 3.1 needs it: with the stacks

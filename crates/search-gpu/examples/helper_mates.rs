@@ -17,7 +17,7 @@ use kogge_chess::epd::parse_file;
 use kogge_gpu::Device;
 use kogge_search::{GamePosition, Limits, MATE, SearchBackend, SearchControl};
 use kogge_search_cpu::CpuSearch;
-use kogge_search_gpu::{GpuSearch, GpuSearchOptions, ParallelMode, iterative_deepening};
+use kogge_search_gpu::{Finisher, GpuSearch, GpuSearchOptions, ParallelMode, iterative_deepening};
 use std::time::{Duration, Instant};
 
 /// The depth of every search, CPU and GPU: mates in three (five plies) with room to spare, as
@@ -27,12 +27,14 @@ const DEPTH: u32 = 7;
 fn main() -> Result<()> {
     let args: Vec<String> = std::env::args().collect();
     if args.len() != 6 {
-        bail!("usage: helper_mates FILE WORKERS MODE ANY RUNS");
+        bail!(
+            "usage: helper_mates FILE WORKERS MODE FINISHER RUNS (FINISHER: any, checked or main)"
+        );
     }
     let text = std::fs::read_to_string(&args[1]).with_context(|| args[1].clone())?;
     let workers: usize = args[2].parse().context("WORKERS")?;
     let mode = ParallelMode::from_name(&args[3]).context("MODE")?;
-    let any_finisher = args[4] == "1";
+    let finisher = Finisher::from_name(&args[4]).context("FINISHER")?;
     let runs: usize = args[5].parse().context("RUNS")?;
 
     let limits = Limits::depth(DEPTH);
@@ -54,21 +56,17 @@ fn main() -> Result<()> {
 
     let info = &device_from_env()?;
     println!(
-        "{} ({}): {} mates, {workers} workers, {mode:?}, {}",
+        "{} ({}): {} mates, {workers} workers, {mode:?}, finisher {}",
         info.name,
         info.backend,
         mates.len(),
-        if any_finisher {
-            "any worker ends an iteration"
-        } else {
-            "worker 0 ends an iteration"
-        }
+        finisher.name()
     );
     let options = GpuSearchOptions {
         workers,
         hash_mb: 16,
         mode,
-        any_finisher,
+        finisher,
     };
     let mut gpu = GpuSearch::with_device(Device::open(info)?, options)?;
     if let Some(nodes) = env_number::<u32>("SLICE")? {

@@ -5,7 +5,7 @@
 //! says so in an `info string` and the CPU search answers instead, so a game never stops on it.
 
 use crate::driver::{GpuSearch, GpuSearchOptions, Outcome};
-use crate::layout::ParallelMode;
+use crate::layout::{Finisher, ParallelMode};
 use kogge_chess::Move;
 use kogge_gpu::{DeviceInfo, GpuError};
 use kogge_search::{
@@ -94,12 +94,12 @@ impl GpuBackend {
         }
     }
 
-    /// Whether any worker may end an iteration, or worker 0 alone: a launch parameter, so the
-    /// open search takes it as it is (no rebuild, the table kept).
-    pub fn set_any_finisher(&mut self, any: bool) {
-        self.options.any_finisher = any;
+    /// Who ends an iteration: a launch parameter, so the open search takes it as it is (no
+    /// rebuild, the table kept).
+    pub fn set_finisher(&mut self, finisher: Finisher) {
+        self.options.finisher = finisher;
         if let Some(gpu) = &mut self.gpu {
-            gpu.set_any_finisher(any);
+            gpu.set_finisher(finisher);
         }
     }
 

@@ -5,9 +5,9 @@
 
 use crate::kernel_source::{search_defines, search_source};
 use crate::layout::{
-    BUSY_ENTRIES, GPU_MAX_PLY, HISTORY_WORDS, MAX_MOVES, MAX_ROOT_MOVES, ParallelMode,
-    SPLITS_PER_WORKER, STATUS_BROKEN, STATUS_DONE, STATUS_IDLE, STATUS_RUNNING, SearchParams,
-    TT_BUCKET, TT_ENTRY_BYTES, WORKER_LANES, WorkerResult,
+    BUSY_ENTRIES, Finisher, GPU_MAX_PLY, HISTORY_WORDS, MAX_MOVES, MAX_ROOT_MOVES, ParallelMode,
+    ROOT_MARGIN, SPLITS_PER_WORKER, STATUS_BROKEN, STATUS_DONE, STATUS_HELPED, STATUS_IDLE,
+    STATUS_RUNNING, SearchParams, TT_BUCKET, TT_ENTRY_BYTES, WORKER_LANES, WorkerResult,
 };
 use crate::line_table::line_table;
 use kogge_chess::{Board, Move};
@@ -56,10 +56,10 @@ pub struct GpuSearchOptions {
     /// Transposition table size in MiB.
     pub hash_mb: usize,
     pub mode: ParallelMode,
-    /// The first worker to finish an iteration ends it and its result is used (Zeta's rule),
-    /// rather than worker 0 only. Every worker's result is a full search of the root: the
-    /// `helper_mates` example checks that they prove the CPU's mates.
-    pub any_finisher: bool,
+    /// Who ends an iteration: any worker (Zeta's rule), a helper only where its result agrees
+    /// with the others', or worker 0 alone. Every worker's result is a full search of the root:
+    /// the `helper_mates` example checks that they prove the CPU's mates.
+    pub finisher: Finisher,
 }
 
 impl GpuSearchOptions {
@@ -75,7 +75,7 @@ impl GpuSearchOptions {
             workers: if info.is_cpu { units } else { 2 * units },
             hash_mb: 256,
             mode: ParallelMode::AbdadaRmo,
-            any_finisher: true,
+            finisher: Finisher::Any,
         }
     }
 }
@@ -170,14 +170,38 @@ pub struct GpuSearch {
 }
 
 /// The words of `control` before the diagnostic table (`CONTROL_DIAG_TABLE` in search.cl).
-const CONTROL_DIAG_TABLE: usize = 8;
+const CONTROL_DIAG_TABLE: usize = 10;
 /// The word holding the current run's tag (`CONTROL_DIAG_TAG`).
-const CONTROL_DIAG_TAG: usize = 6;
+const CONTROL_DIAG_TAG: usize = 8;
+/// The words a helper's result is checked against (`CONTROL_ROOT`, `CONTROL_FIRST`).
+const CONTROL_ROOT: usize = 2;
+const CONTROL_FIRST: usize = 3;
 
-/// `control`'s length: the flag and the slice count, and with diagnostics their counters and
-/// table of 2^log2 keys.
+/// `control`'s length: the flag, the slice count and the two root words, and with diagnostics
+/// their counters and table of 2^log2 keys.
 fn control_words(diag_log2: Option<u32>) -> usize {
-    diag_log2.map_or(2, |n| CONTROL_DIAG_TABLE + (2usize << n))
+    diag_log2.map_or(CONTROL_FIRST + 1, |n| CONTROL_DIAG_TABLE + (2usize << n))
+}
+
+/// The value of a root move packed by the kernel's `root_pack` (value offset by 32768 in the high
+/// half, the move in the low; 0 is none).
+fn root_unpack(packed: u32) -> Option<(i32, u16)> {
+    (packed != 0).then(|| ((packed >> 16) as i32 - 32768, packed as u16))
+}
+
+/// The kernel's `helper_ends` for a helper of the asked depth that finished with `value` and
+/// `best`, against worker 0's first root move (`first`) and the best root move any worker found
+/// (`seen`): it may end the iteration only once worker 0 has searched its first move, not with a
+/// value above worker 0's for that move by more than `margin`, and not if another root move was
+/// found better than its own.
+fn helper_may_end(first: u32, seen: u32, value: i32, best: u16, margin: i32) -> bool {
+    let Some((first_value, first_move)) = root_unpack(first) else {
+        return false;
+    };
+    if first_move == best && value > first_value + margin {
+        return false;
+    }
+    root_unpack(seen).is_none_or(|(v, m)| m == best || v <= value)
 }
 
 fn bad(what: String) -> GpuError {
@@ -350,8 +374,8 @@ impl GpuSearch {
     }
 
     /// Whether any worker may end an iteration, or worker 0 alone, from the next iteration on.
-    pub fn set_any_finisher(&mut self, any: bool) {
-        self.options.any_finisher = any;
+    pub fn set_finisher(&mut self, finisher: Finisher) {
+        self.options.finisher = finisher;
     }
 
     pub fn active_workers(&self) -> usize {
@@ -447,7 +471,7 @@ impl GpuSearch {
             tt_buckets_log2: self.tt_log2,
             workers: self.active_workers as u32,
             mode: self.options.mode.code(),
-            any_finisher: u32::from(self.options.any_finisher),
+            finisher: self.options.finisher.code(),
             root_move_count: self.root_moves.len() as u32,
             root_moves: [0; MAX_ROOT_MOVES],
             root_pad: 0,
@@ -485,14 +509,23 @@ impl GpuSearch {
         let global = self.active_workers * WORKER_LANES;
         let iteration_started = Instant::now();
         let mut launches = 0u32;
+        // With the trace: the launch in which each worker first finished the iteration.
+        let mut done_at = vec![0u32; if self.trace { self.active_workers } else { 0 }];
+        // And worker 0's first root move searched in full (launch, move, value).
+        let mut first_of_0: Option<(u32, u16, i32)> = None;
         loop {
             launches += 1;
             params.slice_nodes = self.slice_nodes;
             self.device.write(&mut self.params, &[params])?;
             // Before every launch, the first included: the finish flag clear (after the first
             // launch it still is, or the iteration would be over) and the launch's shared node
-            // count from zero.
-            self.device.write(&mut self.control, &[0, 0])?;
+            // count from zero; before the first, no root move found yet (`CONTROL_ROOT`).
+            let words: &[u32] = if launches == 1 {
+                &[0; CONTROL_FIRST + 1]
+            } else {
+                &[0, 0]
+            };
+            self.device.write(&mut self.control, words)?;
             let started = Instant::now();
             self.launch(global)?;
             self.device.read(&self.results, &mut self.host_results)?;
@@ -508,10 +541,20 @@ impl GpuSearch {
                      the search is given up"
                 )));
             }
+            for (at, r) in done_at.iter_mut().zip(&self.host_results) {
+                if *at == 0 && (r.status == STATUS_DONE || r.status == STATUS_HELPED) {
+                    *at = launches;
+                }
+            }
+            if self.trace && first_of_0.is_none() && self.host_results[0].partial_move != 0 {
+                let r = &self.host_results[0];
+                first_of_0 = Some((launches, r.partial_move as u16, r.partial_score));
+            }
             let nodes: u64 = self.host_results.iter().map(|r| r.nodes).sum();
-            if let Some(done) = self.finished(root, nodes) {
+            if let Some(done) = self.finished(root, nodes, params.depth)? {
                 if self.trace {
                     self.trace_iteration(&params, &done, iteration_started.elapsed(), launches);
+                    self.trace_agreement(&done, &done_at, first_of_0);
                 }
                 return Ok(Outcome::Done(done));
             }
@@ -595,6 +638,54 @@ impl GpuSearch {
         );
     }
 
+    /// One line on stderr after the iteration's: the best moves of the workers that had
+    /// finished it, grouped by the launch in which they did, against the finisher's.
+    fn trace_agreement(
+        &self,
+        done: &Iteration,
+        done_at: &[u32],
+        first_of_0: Option<(u32, u16, i32)>,
+    ) {
+        let mut by_launch: std::collections::BTreeMap<u32, Vec<(u16, i32)>> = Default::default();
+        for (r, &at) in self.host_results.iter().zip(done_at) {
+            if at != 0 && (r.status == STATUS_DONE || r.status == STATUS_HELPED) {
+                by_launch
+                    .entry(at)
+                    .or_default()
+                    .push((r.best_move as u16, r.score));
+            }
+        }
+        let groups: Vec<String> = by_launch
+            .iter()
+            .map(|(at, moves)| {
+                let same = moves.iter().filter(|m| m.0 == done.best.raw()).count();
+                let mut others: Vec<String> = moves
+                    .iter()
+                    .filter(|m| m.0 != done.best.raw())
+                    .map(|m| format!("{} {}", Move::from_raw(m.0), m.1))
+                    .collect();
+                others.sort();
+                others.dedup();
+                format!(
+                    "launch {at}: {same}/{} same [{}]",
+                    moves.len(),
+                    others.join(", ")
+                )
+            })
+            .collect();
+        let first = first_of_0.map_or("none".to_string(), |(at, m, v)| {
+            format!("launch {at} {} {v}", Move::from_raw(m))
+        });
+        eprintln!(
+            "agreement depth {} finisher {} best {} score {}; worker 0's first move {first}; {}",
+            done.depth,
+            done.worker,
+            done.best,
+            done.score,
+            groups.join("; ")
+        );
+    }
+
     /// With `KOGGE_SEARCH_DIAG` set when the search was opened: the nodes its workers entered
     /// (and did not put off) since the last [`GpuSearch::new_search`] or
     /// [`GpuSearch::next_node_count_run`], new and seen before by key and depth. `None` without
@@ -603,13 +694,13 @@ impl GpuSearch {
         if self.diag_log2.is_none() {
             return Ok(None);
         }
-        let mut words = [0u32; 6];
+        let mut words = [0u32; CONTROL_DIAG_TAG];
         self.device.read(&self.control, &mut words)?;
         Ok(Some(NodeCounts {
-            new: u64::from(words[2]),
-            seen: u64::from(words[3]),
-            lost: u64::from(words[4]),
-            earlier: u64::from(words[5]),
+            new: u64::from(words[4]),
+            seen: u64::from(words[5]),
+            lost: u64::from(words[6]),
+            earlier: u64::from(words[7]),
         }))
     }
 
@@ -630,24 +721,32 @@ impl GpuSearch {
         }
     }
 
-    /// The result of the worker that finished the iteration, if one did; the deepest if
-    /// several did in the same slice.
-    fn finished(&self, root: &Board, nodes: u64) -> Option<Iteration> {
-        // Only worker 0 ends an iteration unless any may (`any_finisher`); a helper that
-        // finished without ending it has only filled the table.
-        let candidates = if self.options.any_finisher {
-            &self.host_results[..]
-        } else {
-            &self.host_results[..1]
-        };
-        let (worker, r) = candidates
+    /// The result of the worker that ended the iteration, if one did; the deepest if several
+    /// did in the same slice. With [`Finisher::Checked`] a helper ends it only as
+    /// `helper_may_end` allows, and one it did not allow when it finished (`STATUS_HELPED`) may
+    /// be allowed now: worker 0 has finished its first move since.
+    fn finished(
+        &self,
+        root: &Board,
+        nodes: u64,
+        depth: i32,
+    ) -> Result<Option<Iteration>, GpuError> {
+        let ended = self
+            .host_results
             .iter()
             .enumerate()
             .filter(|(_, r)| r.status == STATUS_DONE)
-            .max_by_key(|(w, r)| (r.depth, std::cmp::Reverse(*w)))?;
+            .max_by_key(|(w, r)| (r.depth, std::cmp::Reverse(*w)));
+        let (worker, r) = match ended {
+            Some(found) => found,
+            None => match self.helper_allowed_now(depth)? {
+                Some(w) => (w, &self.host_results[w]),
+                None => return Ok(None),
+            },
+        };
         let best = Move::from_raw(r.best_move as u16);
         let pv = legal_line(root, &r.pv[..(r.pv_len as usize).min(GPU_MAX_PLY)]);
-        Some(Iteration {
+        Ok(Some(Iteration {
             depth: r.depth,
             seldepth: r.seldepth,
             score: r.score,
@@ -657,7 +756,28 @@ impl GpuSearch {
             tt_cutoffs: self.host_results.iter().map(|r| r.tt_cutoffs).sum(),
             etc_cutoffs: self.host_results.iter().map(|r| r.etc_cutoffs).sum(),
             worker,
-        })
+        }))
+    }
+
+    /// With [`Finisher::Checked`], the first helper of the asked `depth` that finished without
+    /// ending the iteration and that `helper_may_end` now allows.
+    fn helper_allowed_now(&self, depth: i32) -> Result<Option<usize>, GpuError> {
+        let asked = |r: &WorkerResult| r.status == STATUS_HELPED && r.depth == depth as u32;
+        if self.options.finisher != Finisher::Checked || !self.host_results.iter().any(asked) {
+            return Ok(None);
+        }
+        let mut words = [0u32; CONTROL_FIRST + 1];
+        self.device.read(&self.control, &mut words)?;
+        Ok(self.host_results.iter().position(|r| {
+            asked(r)
+                && helper_may_end(
+                    words[CONTROL_FIRST],
+                    words[CONTROL_ROOT],
+                    r.score,
+                    r.best_move as u16,
+                    ROOT_MARGIN,
+                )
+        }))
     }
 
     /// Per mille of the table's sampled entries in use by this search (UCI `hashfull`).
@@ -703,6 +823,33 @@ fn alloc_tt(device: &Device, hash_mb: usize) -> Result<(Buffer<u64>, u32), GpuEr
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The kernel's `root_pack`.
+    fn pack(value: i32, m: u16) -> u32 {
+        (((value + 32768) as u32) << 16) | u32::from(m)
+    }
+
+    #[test]
+    fn a_helper_ends_an_iteration_only_where_worker_0_agrees() {
+        let (d2d3, d2d4) = (0x2cb, 0x6cb);
+        assert_eq!(root_unpack(pack(-31, d2d3)), Some((-31, d2d3)));
+        // Worker 0 has not finished its first move: no helper may end the iteration.
+        assert!(!helper_may_end(0, 0, 25, d2d3, 0));
+        // The same move, valued as worker 0 did or lower: it may.
+        assert!(helper_may_end(pack(25, d2d3), 0, 25, d2d3, 0));
+        assert!(helper_may_end(pack(25, d2d3), pack(25, d2d3), 20, d2d3, 0));
+        // Valued higher than worker 0 did (it searched the rest against a higher alpha): not
+        // unless within the margin.
+        assert!(!helper_may_end(pack(25, d2d3), 0, 34, d2d3, 0));
+        assert!(helper_may_end(pack(25, d2d3), 0, 34, d2d3, 10));
+        // Another move found better than its best by some worker: it may not; found no better,
+        // or its own: it may.
+        assert!(!helper_may_end(pack(25, d2d3), pack(43, d2d4), 25, d2d3, 0));
+        assert!(helper_may_end(pack(25, d2d3), pack(24, d2d4), 25, d2d3, 0));
+        assert!(helper_may_end(pack(25, d2d3), pack(43, d2d4), 43, d2d4, 0));
+        // A move other than worker 0's first, at any value above it, is a discovery: it may.
+        assert!(helper_may_end(pack(25, d2d3), 0, 60, d2d4, 0));
+    }
 
     #[test]
     fn slices_follow_the_device_between_their_bounds() {

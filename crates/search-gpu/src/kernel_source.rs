@@ -5,7 +5,7 @@
 //! `search_moves.h`, `search_table.h`, `search_split.h`) and `search.cl`.
 
 use crate::eval_source::search_source_prefix;
-use crate::layout::{GPU_MAX_PLY, HISTORY_WORDS, WORKER_LANES};
+use crate::layout::{GPU_MAX_PLY, HISTORY_WORDS, ROOT_MARGIN, WORKER_LANES};
 use crate::tables_source::{search_constants_source, zobrist_source};
 use kogge_eval::Weights;
 
@@ -94,6 +94,7 @@ pub fn search_defines() -> Vec<(&'static str, String)> {
         ("GPU_MAX_PLY", GPU_MAX_PLY.to_string()),
         ("WORKER_LANES", WORKER_LANES.to_string()),
         ("HISTORY_WORDS", HISTORY_WORDS.to_string()),
+        ("ROOT_MARGIN", ROOT_MARGIN.to_string()),
         // One copy of each large helper: the search's code must fit the instruction cache.
         ("HEAVY_FN", "NOINLINE_FN".to_string()),
         ("SLIDER_FN", "NOINLINE_FN".to_string()),

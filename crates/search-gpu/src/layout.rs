@@ -37,6 +37,54 @@ pub enum ParallelMode {
     Ybwc,
 }
 
+/// How far above worker 0's value of its first root move a helper may value that move and still
+/// end an iteration with [`Finisher::Checked`] (`ROOT_MARGIN`, given to the kernel). With 0, 5 and
+/// 10 a simulation on the traces of 116 iterations kept worker 0's move in 108, 105 and 105, the
+/// first finisher without the check in 97 (twenty-sixth session).
+pub const ROOT_MARGIN: i32 = 0;
+
+/// Who ends an iteration of the GPU search (`FINISH_*` in the kernel).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Finisher {
+    /// The first worker to finish it, its result used as it is (Zeta's rule). The default: the
+    /// soonest to a depth, though a helper that finishes first has mostly kept the last
+    /// iteration's move where worker 0 changed it (docs/STRENGTH.md, twenty-sixth session).
+    #[default]
+    Any,
+    /// A helper only once worker 0 has searched its first root move, and only with a result
+    /// that agrees with what the others found (`helper_ends` in search_state.h).
+    Checked,
+    /// Worker 0 alone, the one in the sequential order.
+    Main,
+}
+
+impl Finisher {
+    pub fn code(self) -> u32 {
+        match self {
+            Finisher::Main => 0,
+            Finisher::Any => 1,
+            Finisher::Checked => 2,
+        }
+    }
+
+    /// The name the options use: `any`, `checked`, `main`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Finisher::Any => "any",
+            Finisher::Checked => "checked",
+            Finisher::Main => "main",
+        }
+    }
+
+    pub const ALL: [Finisher; 3] = [Finisher::Any, Finisher::Checked, Finisher::Main];
+
+    pub fn from_name(name: &str) -> Option<Finisher> {
+        Self::ALL
+            .into_iter()
+            .find(|f| f.name().eq_ignore_ascii_case(name))
+    }
+}
+
 impl ParallelMode {
     pub fn code(self) -> u32 {
         match self {
@@ -91,9 +139,8 @@ pub struct SearchParams {
     pub tt_buckets_log2: u32,
     pub workers: u32,
     pub mode: u32,
-    /// 1: the first worker to finish an iteration ends it for all and its result is used; 0:
-    /// only worker 0 ends it.
-    pub any_finisher: u32,
+    /// Who ends an iteration: [`Finisher::code`].
+    pub finisher: u32,
     /// `go searchmoves` and MultiPV: the root searches only `root_moves[..root_move_count]`
     /// (raw moves); 0 searches every legal move.
     pub root_move_count: u32,
@@ -164,6 +211,8 @@ pub const STATUS_DONE: u32 = 1;
 pub const STATUS_IDLE: u32 = 2;
 /// A worker found its own state inconsistent (a kernel bug): the search is given up.
 pub const STATUS_BROKEN: u32 = 3;
+/// A worker finished the iteration without ending it: its result is not used.
+pub const STATUS_HELPED: u32 = 4;
 
 /// Bytes of one transposition-table entry and entries per bucket.
 pub const TT_ENTRY_BYTES: usize = 16;

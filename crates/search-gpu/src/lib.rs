@@ -22,5 +22,5 @@ pub use gpu_eval::{GpuEvaluator, LaneScores, eval_check_source};
 pub use kernel_source::{
     gives_check_check_source, lane_qs_check_source, search_defines, search_source, see_check_source,
 };
-pub use layout::ParallelMode;
+pub use layout::{Finisher, ParallelMode};
 pub use playouts::{PlayoutOptions, playouts};

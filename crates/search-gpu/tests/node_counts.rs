@@ -7,7 +7,7 @@ mod common;
 
 use kogge_chess::Epd;
 use kogge_search_gpu::driver::Outcome;
-use kogge_search_gpu::{GpuSearch, GpuSearchOptions, ParallelMode};
+use kogge_search_gpu::{Finisher, GpuSearch, GpuSearchOptions, ParallelMode};
 
 #[test]
 fn one_worker_counts_every_node_it_enters_once_and_finds_them_again() {
@@ -22,7 +22,7 @@ fn one_worker_counts_every_node_it_enters_once_and_finds_them_again() {
             workers: 1,
             hash_mb: 8,
             mode: ParallelMode::AbdadaRmo,
-            any_finisher: true,
+            finisher: Finisher::Any,
         };
         let mut gpu = GpuSearch::with_device(device, options).expect("search kernel builds");
         // Twice: the second search must start from cleared counts.

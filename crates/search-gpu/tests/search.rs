@@ -5,17 +5,17 @@ mod common;
 
 use kogge_chess::{Board, Epd};
 use kogge_search_gpu::driver::Outcome;
-use kogge_search_gpu::{GpuSearch, GpuSearchOptions, ParallelMode};
+use kogge_search_gpu::{Finisher, GpuSearch, GpuSearchOptions, ParallelMode};
 
 fn open_all(workers: usize) -> Vec<GpuSearch> {
     open_all_with(workers, ParallelMode::Lazy)
 }
 
 fn open_all_with(workers: usize, mode: ParallelMode) -> Vec<GpuSearch> {
-    open_all_finishing(workers, mode, false)
+    open_all_finishing(workers, mode, Finisher::Main)
 }
 
-fn open_all_finishing(workers: usize, mode: ParallelMode, any_finisher: bool) -> Vec<GpuSearch> {
+fn open_all_finishing(workers: usize, mode: ParallelMode, finisher: Finisher) -> Vec<GpuSearch> {
     common::devices()
         .into_iter()
         .map(|device| {
@@ -23,7 +23,7 @@ fn open_all_finishing(workers: usize, mode: ParallelMode, any_finisher: bool) ->
                 workers,
                 hash_mb: 8,
                 mode,
-                any_finisher,
+                finisher,
             };
             GpuSearch::with_device(device, options).expect("search kernel builds")
         })
@@ -165,8 +165,12 @@ fn every_worker_proves_mates_across_slices() {
         ("4kn2/r4p1r/p3bQ2/q1nNP1Np/1p5P/8/PPP3P1/2KR3R w - - 0 1", 2),
         ("4R3/4q1kp/6p1/1Q3b2/1P1b1P2/6KP/8/8 b - - 0 1", 3),
     ];
-    for mode in [ParallelMode::Rmo, ParallelMode::AbdadaRmo] {
-        for mut gpu in open_all_finishing(2, mode, true) {
+    for (mode, finisher) in [
+        (ParallelMode::Rmo, Finisher::Any),
+        (ParallelMode::AbdadaRmo, Finisher::Any),
+        (ParallelMode::AbdadaRmo, Finisher::Checked),
+    ] {
+        for mut gpu in open_all_finishing(2, mode, finisher) {
             gpu.set_slice_nodes(Some(16));
             for (fen, moves) in mates {
                 gpu.clear().unwrap();
@@ -174,7 +178,7 @@ fn every_worker_proves_mates_across_slices() {
                 assert_eq!(
                     it.score,
                     32000 - (2 * moves - 1),
-                    "{mode:?}, worker {}: {fen}",
+                    "{mode:?}, {finisher:?}, worker {}: {fen}",
                     it.worker
                 );
             }
@@ -194,7 +198,7 @@ fn worker_0_ending_iterations_alone_proves_mates_across_shared_slices() {
         ),
         ("6kr/1q2r1p1/1p2N1Q1/5p2/1P1p4/6R1/7P/2R3K1 w - - 0 1", 3),
     ];
-    for mut gpu in open_all_finishing(4, ParallelMode::AbdadaRmo, false) {
+    for mut gpu in open_all_finishing(4, ParallelMode::AbdadaRmo, Finisher::Main) {
         worker_0_proves(&mut gpu, &mates);
     }
 }
@@ -225,7 +229,7 @@ fn ybwc_helpers_take_moves_from_split_points_and_mates_are_proved() {
         ("6kr/1q2r1p1/1p2N1Q1/5p2/1P1p4/6R1/7P/2R3K1 w - - 0 1", 3),
         ("4kn2/r4p1r/p3bQ2/q1nNP1Np/1p5P/8/PPP3P1/2KR3R w - - 0 1", 2),
     ];
-    for mut gpu in open_all_finishing(4, ParallelMode::Ybwc, false) {
+    for mut gpu in open_all_finishing(4, ParallelMode::Ybwc, Finisher::Main) {
         worker_0_proves(&mut gpu, &mates);
         // A quiet middlegame, deep enough for split points (SPLIT_MIN_DEPTH 2).
         gpu.clear().unwrap();
@@ -316,7 +320,7 @@ fn the_root_searches_only_the_moves_it_is_given() {
     let rxd5 = b.parse_uci("d2d5").unwrap();
     let named = [b.parse_uci("e1f1").unwrap(), b.parse_uci("d2e2").unwrap()];
     for workers in [1, 4] {
-        for mut gpu in open_all_finishing(workers, ParallelMode::AbdadaRmo, true) {
+        for mut gpu in open_all_finishing(workers, ParallelMode::AbdadaRmo, Finisher::Any) {
             assert_eq!(search_to(&mut gpu, &b, 4).best, rxd5);
             for given in [&named[..], &named[1..]] {
                 gpu.new_search(&[]).unwrap();
@@ -354,7 +358,7 @@ fn every_line_reports_how_full_the_table_is() {
             workers: 1,
             hash_mb: 1,
             mode: ParallelMode::Lazy,
-            any_finisher: false,
+            finisher: Finisher::Main,
         };
         let mut gpu = GpuSearch::with_device(device, options).expect("search kernel builds");
         let lines = Mutex::new(Vec::new());
