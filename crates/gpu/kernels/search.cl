@@ -1108,8 +1108,9 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
             /* A root move above alpha at full depth, a lower bound (a null window's fail high,
              * re-searched next) or exact: every worker sees the best of them (CONTROL_ROOT). A
              * fail high's claim is replaced by its re-search's value, or withdrawn if that failed
-             * low, unless a better claim replaced it already. Lane 0 alone keeps the claim. */
-            if (ply == 0 && root_depth == params->depth && lane == 0) {
+             * low, unless a better claim replaced it already. Lane 0 alone keeps the claim. Only
+             * FINISH_CHECKED reads them. */
+            if (ply == 0 && params->finisher == FINISH_CHECKED && root_depth == params->depth && lane == 0) {
                 if (worker == 0 && f.step == STEP_FULL)
                     ((volatile GLOBAL u32 *)control)[CONTROL_FIRST] = root_pack(v, m);
                 if (f.step == STEP_PV && s.root_claim != 0u) {

@@ -373,7 +373,7 @@ impl GpuSearch {
             .resize(self.active_workers, WorkerResult::default());
     }
 
-    /// Whether any worker may end an iteration, or worker 0 alone, from the next iteration on.
+    /// Who ends an iteration ([`Finisher`]), from the next iteration on.
     pub fn set_finisher(&mut self, finisher: Finisher) {
         self.options.finisher = finisher;
     }
@@ -511,7 +511,8 @@ impl GpuSearch {
         let mut launches = 0u32;
         // With the trace: the launch in which each worker first finished the iteration.
         let mut done_at = vec![0u32; if self.trace { self.active_workers } else { 0 }];
-        // And worker 0's first root move searched in full (launch, move, value).
+        // And the launch in which worker 0 first had a best root move, with that move and value
+        // (its first move's unless it found a better one in the same launch).
         let mut first_of_0: Option<(u32, u16, i32)> = None;
         loop {
             launches += 1;
