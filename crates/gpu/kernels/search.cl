@@ -180,6 +180,10 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
         randomize_seed = (worker + 1u) * 0x9E3779B9u;
     /* How a helper's quiet moves are ordered (OrderHints.noise): at random under RMO alone. */
     const u32 rmo_noise = params->mode == MODE_RMO ? 0u : RMO_NOISE;
+    /* A helper with noise prunes by move count (1, 3) and reduces (1, 2) by its moves' noise-free
+     * places (CLEAN_RANK). */
+    const u32 by_clean_rank = (CLEAN_RANK == 1 || CLEAN_RANK == 3) && randomize_seed != 0u;
+    const u32 by_clean_order = (CLEAN_RANK == 1 || CLEAN_RANK == 2) && randomize_seed != 0u;
     const u32 ybwc = YBWC && params->mode == MODE_YBWC;
     /* searchmoves or MultiPV: the host names the root's moves (root_list_filter). */
     const u32 root_limited = params->root_move_count != 0u;
@@ -357,8 +361,9 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
             for (;;) {
                 u32 j = f.next + lane, keep = 0;
                 if (j < f.n_moves) {
-                    Move mj = (Move)(my_lists[ply * MAX_MOVES + j] & 0xffffu);
-                    keep = !is_prunable(&cur, lines, &f, ply, mj, is_quiet(&cur, mj)) ||
+                    u32 ej = my_lists[ply * MAX_MOVES + j];
+                    Move mj = (Move)(ej & 0xffffu);
+                    keep = !is_prunable(&cur, lines, &f, ply, mj, is_quiet(&cur, mj), by_clean_rank ? ej >> 24 : f.quiets) ||
                            move_gives_check(&cur, lines, mj);
                 }
                 u32 kept = lanes_voting(&lane_counts[1], &vote_seen, lane, keep);
@@ -945,7 +950,8 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
              * checks are how mates at the horizon are found, and a sacrifice with check is how a
              * mate begins (WAC's 5rk1/n1p1R1bp/... mate in 3 was lost to SEE pruning with checks
              * included; the CPU search prunes those). A move the scan kept needs no test. */
-            u32 prunable = scan_kept ? 0u : is_prunable(&cur, lines, &f, ply, m, quiet);
+            u32 prunable =
+                scan_kept ? 0u : is_prunable(&cur, lines, &f, ply, m, quiet, by_clean_rank ? entry >> 24 : f.quiets);
             scan_kept = 0;
             /* A move to prune unless it gives check: most surely give none (gives_check.h), and
              * are dropped without being made. Where one is dropped, more usually follow (late
@@ -983,10 +989,11 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
                  * nodes, less for checks, killers and moves with a good history. */
                 u32 cut_node = (f.flags & FLAG_CUT) != 0, improving = (f.flags & FLAG_IMPROVING) != 0;
                 i32 new_depth = f.depth - 1 + ((gives_check && (i32)ply < 2 * root_depth) ? 1 : 0);
-                u32 reduce = f.depth >= LMR_MIN_DEPTH && f.legal >= LMR_MIN_MOVE + pv_node && quiet;
+                u32 order = by_clean_order ? ((entry >> 16) & 255u) + 1u : f.legal;
+                u32 reduce = f.depth >= LMR_MIN_DEPTH && order >= LMR_MIN_MOVE + pv_node && quiet;
                 i32 r = 0;
                 if (reduce) {
-                    u32 di = f.depth < 63 ? (u32)f.depth : 63u, mi = f.legal < 63 ? f.legal : 63u;
+                    u32 di = f.depth < 63 ? (u32)f.depth : 63u, mi = order < 63 ? order : 63u;
                     r = LMR[di * 64u + mi];
                     r -= (i32)pv_node;
                     r += (i32)!improving;

@@ -51,11 +51,14 @@ DEVICE_FN u32 quiescence_drops(const Board *b, const GLOBAL u64 *lines, Move m, 
 
 /* Step 11's test for move m (`quiet`: is_quiet) of node f at `ply`: whether it is pruned, unless
  * it gives check. Shallow-depth pruning follows the CPU search's conditions: not at the root, once
- * a move has saved the node from a mate, with a piece besides pawns; quiescence prunes by delta
+ * a move has saved the node from a mate, with a piece besides pawns; `quiets_before`, the quiet
+ * moves before m for move-count pruning: f->quiets, or m's noise-free count (CLEAN_RANK); quiescence
+ * prunes by delta
  * and drops captures that lose material by exchange. The answer reads what changes only when a
  * move is searched (alpha, the best value, the quiet moves counted), so it holds for every move
  * from f.next on until the next one is searched: the lanes test those together (NEED_SCAN). */
-DEVICE_FN u32 is_prunable(const Board *b, const GLOBAL u64 *lines, const Frame *f, u32 ply, Move m, u32 quiet) {
+DEVICE_FN u32 is_prunable(const Board *b, const GLOBAL u64 *lines, const Frame *f, u32 ply, Move m, u32 quiet,
+                          u32 quiets_before) {
     if (f->flags & FLAG_QS) {
         if (f->flags & FLAG_IN_CHECK) return 0;
         return quiescence_drops(b, lines, m, f->static_eval, f->alpha);
@@ -63,7 +66,7 @@ DEVICE_FN u32 is_prunable(const Board *b, const GLOBAL u64 *lines, const Frame *
     if (ply == 0 || f->best <= -MATE_BOUND || !has_non_pawn_material(b)) return 0;
     if (quiet) {
         i32 late = (LMP_BASE + f->depth * f->depth) / ((f->flags & FLAG_IMPROVING) ? 1 : 2);
-        if (f->depth <= LMP_MAX_DEPTH && (i32)f->quiets >= late) return 1;
+        if (f->depth <= LMP_MAX_DEPTH && (i32)quiets_before >= late) return 1;
         if (f->static_eval != -INF && f->depth <= FUTILITY_MAX_DEPTH &&
             f->static_eval + FUTILITY_BASE + FUTILITY_PER_PLY * f->depth <= f->alpha)
             return 1;
@@ -156,6 +159,33 @@ DEVICE_FN u32 noisy_score(const Board *b, Move m, i32 *score) {
     return 0;
 }
 
+/* A helper's score for a quiet move outside the killers and the counter move, whose history score
+ * is `h`: h plus its noise, or at random under RMO alone (hints->noise 0). */
+DEVICE_FN i32 quiet_noise(Move m, const OrderHints *hints, u32 randomize, i32 h) {
+    u32 r = xorshift32(randomize ^ (m * 2654435761u));
+    if (hints->noise == 0) return (i32)(r & 8191u) - 4096;
+    return h + (i32)(r % (2u * hints->noise + 1u)) - (i32)hints->noise;
+}
+
+/* CLEAN_RANK 1: a helper reduces (LMR) and prunes by move count (LMP) by a move's place in the
+ * order it would have without the noise (its list entry's bits 16-23: the moves before it; bits
+ * 24-31: the quiet moves before it), not by its place in its own noisy order; 2: reduces only, 3:
+ * prunes only. Worker 0's rule (the moves searched so far) is unchanged. The question it asks: whether the helpers' early
+ * finishes keep the old root move (twenty-sixth session) because the noise decides which of an
+ * all-node's moves are reduced and pruned, which deflates the alternatives to the PV. */
+#ifndef CLEAN_RANK
+#define CLEAN_RANK 0
+#endif
+/* History scores (history / 2) lie within this; a helper's noise is added to those only. */
+#define HISTORY_SCORE_MAX 8192
+
+/* Whether a move of sort score `score` (noise or not) is quiet: the killers, the counter move, the
+ * history's moves, and the table's move when it is (`tt_quiet`). */
+DEVICE_FN u32 score_is_quiet(i32 score, u32 tt_quiet) {
+    if (score == SCORE_TT) return tt_quiet;
+    return score > SCORE_BAD_CAPTURE + 1000 && score < SCORE_CAPTURE;
+}
+
 /* The CPU search's order: the table move; queen promotions; captures that do not lose material
  * by exchange, most valuable victim first; the killers; the counter move; the other quiet moves
  * by history (an RMO helper's with noise, or at random); captures that lose material;
@@ -176,9 +206,7 @@ NOINLINE_FN i32 score_move(const Board *b, const GLOBAL u64 *lines, Move m, cons
     if (m == hints->counter) return SCORE_COUNTER;
     i32 h = history[butterfly_index(b->side, m)] / 2;
     if (!randomize) return h;
-    u32 r = xorshift32(randomize ^ (m * 2654435761u));
-    if (hints->noise == 0) return (i32)(r & 8191u) - 4096;
-    return h + (i32)(r % (2u * hints->noise + 1u)) - (i32)hints->noise;
+    return quiet_noise(m, hints, randomize, h);
 }
 
 /* Whether the table's move may be tried before the moves are generated: one that quiescence
@@ -293,13 +321,50 @@ DEVICE_FN u32 gen_sorted(const Board *b, const GLOBAL u64 *lines, u32 lane, int 
      * otherwise wait for each other on one lane. Sort keys: score high, move low. */
     for (u32 i = lane; i < total; i += WORKER_LANES) {
         Move mv = (Move)keys[i];
-        keys[i] = ((u32)(score_move(b, lines, mv, hints, history, randomize, captures_only) + 32768) << 16) | mv;
+        keys[i] = ((u32)(score_move(b, lines, mv, hints, history, CLEAN_RANK ? 0u : randomize, captures_only) +
+                       32768)
+                   << 16) |
+                  mv;
     }
     BARRIER();
+#if CLEAN_RANK
+    /* A helper's list also carries each move's place in the noise-free order (see CLEAN_RANK):
+     * sorted without the noise first, then the noise is added in that order, so that a key's
+     * index is its noise-free rank for the sort below. (The barriers stay outside the branches:
+     * PoCL's kernels crashed with them inside.) */
+    if (randomize) {
+        for (u32 i = lane; i < total; i += WORKER_LANES) {
+            u32 k = keys[i], rank = 0;
+            for (u32 j = 0; j < total; j++) rank += keys[j] > k;
+            out[rank] = k;
+        }
+    }
+    BARRIER();
+    if (randomize) {
+        for (u32 i = lane; i < total; i += WORKER_LANES) {
+            u32 k = out[i];
+            Move mv = (Move)(k & 0xffffu);
+            i32 score = (i32)(k >> 16) - 32768;
+            if (score >= -HISTORY_SCORE_MAX && score <= HISTORY_SCORE_MAX) score = quiet_noise(mv, hints, randomize, score);
+            keys[i] = ((u32)(score + 32768) << 16) | mv;
+        }
+    }
+    BARRIER();
+    u32 tt_quiet = hints->tt_move != 0u && is_quiet(b, (Move)hints->tt_move);
+#endif
     /* Rank sort, best first: keys are distinct (the moves are), so ranks are too. */
     for (u32 i = lane; i < total; i += WORKER_LANES) {
         u32 k = keys[i], rank = 0;
+#if CLEAN_RANK
+        u32 noisy_above = 0;
+        for (u32 j = 0; j < total; j++) {
+            rank += keys[j] > k;
+            noisy_above += j < i && !score_is_quiet((i32)(keys[j] >> 16) - 32768, tt_quiet);
+        }
+        if (randomize) k = (k & 0xffffu) | (i << 16) | ((i - noisy_above) << 24);
+#else
         for (u32 j = 0; j < total; j++) rank += keys[j] > k;
+#endif
         out[rank] = k;
     }
     BARRIER();

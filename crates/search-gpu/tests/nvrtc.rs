@@ -54,6 +54,18 @@ fn search_kernel_compiles_for_sm_90() {
         ybwc.contains(".entry search_slice"),
         "YBWC: no search_slice"
     );
+    // The experiment CLEAN_RANK (helpers reduce and prune by their moves' noise-free places),
+    // off by default, compiles too.
+    let clean_rank = compile_cuda_for_check(
+        &kogge_search_gpu::search_source(),
+        &[defines.clone(), vec![("CLEAN_RANK", "1".to_string())]].concat(),
+        "sm_90",
+    )
+    .unwrap_or_else(|e| panic!("CLEAN_RANK: {e}"));
+    assert!(
+        clean_rank.contains(".entry search_slice"),
+        "CLEAN_RANK: no search_slice"
+    );
     let ptx = compile_cuda_for_check(&kogge_search_gpu::search_source(), &defines, "sm_90")
         .unwrap_or_else(|e| panic!("{e}"));
     assert!(
