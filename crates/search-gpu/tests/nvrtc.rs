@@ -42,30 +42,22 @@ fn search_kernel_compiles_for_sm_90() {
         eprintln!("note: NVRTC not found, CUDA compilation of the search not tested");
         return;
     }
-    // The kernel of the other modes, then YBWC's (its split points compiled in).
+    // The kernel of the other modes, then the variants built by a define: YBWC's (its split
+    // points compiled in) and the experiment CLEAN_RANK (helpers reduce and prune by their moves'
+    // noise-free places), off by default.
     let defines: Vec<(&str, String)> = kogge_search_gpu::search_defines();
-    let ybwc = compile_cuda_for_check(
-        &kogge_search_gpu::search_source(),
-        &[defines.clone(), vec![("YBWC", "1".to_string())]].concat(),
-        "sm_90",
-    )
-    .unwrap_or_else(|e| panic!("YBWC: {e}"));
-    assert!(
-        ybwc.contains(".entry search_slice"),
-        "YBWC: no search_slice"
-    );
-    // The experiment CLEAN_RANK (helpers reduce and prune by their moves' noise-free places),
-    // off by default, compiles too.
-    let clean_rank = compile_cuda_for_check(
-        &kogge_search_gpu::search_source(),
-        &[defines.clone(), vec![("CLEAN_RANK", "1".to_string())]].concat(),
-        "sm_90",
-    )
-    .unwrap_or_else(|e| panic!("CLEAN_RANK: {e}"));
-    assert!(
-        clean_rank.contains(".entry search_slice"),
-        "CLEAN_RANK: no search_slice"
-    );
+    for variant in ["YBWC", "CLEAN_RANK"] {
+        let ptx = compile_cuda_for_check(
+            &kogge_search_gpu::search_source(),
+            &[defines.clone(), vec![(variant, "1".to_string())]].concat(),
+            "sm_90",
+        )
+        .unwrap_or_else(|e| panic!("{variant}: {e}"));
+        assert!(
+            ptx.contains(".entry search_slice"),
+            "{variant}: no search_slice"
+        );
+    }
     let ptx = compile_cuda_for_check(&kogge_search_gpu::search_source(), &defines, "sm_90")
         .unwrap_or_else(|e| panic!("{e}"));
     assert!(
