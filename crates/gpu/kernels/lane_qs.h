@@ -46,7 +46,7 @@ typedef struct {
 DEVICE_FN u32 lane_qs_key(const Board *b, Move m) {
     i32 score = 0;
     noisy_score(b, m, &score);
-    return ((u32)(score + 32768) << 16) | m;
+    return sort_key(score, m);
 }
 
 /* The node's moves as sort keys into `keys`: captures and queen promotions, or every evasion in

@@ -51,10 +51,9 @@ DEVICE_FN u32 quiescence_drops(const Board *b, const GLOBAL u64 *lines, Move m, 
 
 /* Step 11's test for move m (`quiet`: is_quiet) of node f at `ply`: whether it is pruned, unless
  * it gives check. Shallow-depth pruning follows the CPU search's conditions: not at the root, once
- * a move has saved the node from a mate, with a piece besides pawns; `quiets_before`, the quiet
- * moves before m for move-count pruning: f->quiets, or m's noise-free count (CLEAN_RANK); quiescence
- * prunes by delta
- * and drops captures that lose material by exchange. The answer reads what changes only when a
+ * a move has saved the node from a mate, with a piece besides pawns; move-count pruning counts
+ * `quiets_before`, the quiet moves before m (f->quiets, or m's noise-free count: CLEAN_RANK);
+ * quiescence prunes by delta and drops captures that lose material by exchange. The answer reads what changes only when a
  * move is searched (alpha, the best value, the quiet moves counted), so it holds for every move
  * from f.next on until the next one is searched: the lanes test those together (NEED_SCAN). */
 DEVICE_FN u32 is_prunable(const Board *b, const GLOBAL u64 *lines, const Frame *f, u32 ply, Move m, u32 quiet,
@@ -170,14 +169,28 @@ DEVICE_FN i32 quiet_noise(Move m, const OrderHints *hints, u32 randomize, i32 h)
 /* CLEAN_RANK 1: a helper reduces (LMR) and prunes by move count (LMP) by a move's place in the
  * order it would have without the noise (its list entry's bits 16-23: the moves before it; bits
  * 24-31: the quiet moves before it), not by its place in its own noisy order; 2: reduces only, 3:
- * prunes only. Worker 0's rule (the moves searched so far) is unchanged. The question it asks: whether the helpers' early
- * finishes keep the old root move (twenty-sixth session) because the noise decides which of an
- * all-node's moves are reduced and pruned, which deflates the alternatives to the PV. */
+ * prunes only. Worker 0's rule (the moves searched so far) is unchanged. It asks whether the
+ * helpers' early finishes keep the old root move (twenty-sixth session) because the noise decides
+ * which of an all-node's moves are reduced and pruned. At depth 11 it made the helpers' results
+ * better, at 50% more time to depth, and lost at 3 s + 0.03 s (twenty-seventh session,
+ * docs/STRENGTH.md): off by default. */
 #ifndef CLEAN_RANK
 #define CLEAN_RANK 0
 #endif
 /* History scores (history / 2) lie within this; a helper's noise is added to those only. */
 #define HISTORY_SCORE_MAX 8192
+
+/* gen_sorted's sort keys: a move's score (offset to be positive) in the high half, the move in the
+ * low, so that keys order by score and are distinct. */
+DEVICE_FN u32 sort_key(i32 score, Move m) { return ((u32)(score + 32768) << 16) | m; }
+DEVICE_FN i32 sort_key_score(u32 key) { return (i32)(key >> 16) - 32768; }
+
+/* The place of `key` among the n keys, best first. */
+DEVICE_FN u32 sort_rank(const LOCAL_PTR u32 *keys, u32 n, u32 key) {
+    u32 rank = 0;
+    for (u32 j = 0; j < n; j++) rank += keys[j] > key;
+    return rank;
+}
 
 /* Whether a move of sort score `score` (noise or not) is quiet: the killers, the counter move, the
  * history's moves, and the table's move when it is (`tt_quiet`). */
@@ -321,10 +334,7 @@ DEVICE_FN u32 gen_sorted(const Board *b, const GLOBAL u64 *lines, u32 lane, int 
      * otherwise wait for each other on one lane. Sort keys: score high, move low. */
     for (u32 i = lane; i < total; i += WORKER_LANES) {
         Move mv = (Move)keys[i];
-        keys[i] = ((u32)(score_move(b, lines, mv, hints, history, CLEAN_RANK ? 0u : randomize, captures_only) +
-                       32768)
-                   << 16) |
-                  mv;
+        keys[i] = sort_key(score_move(b, lines, mv, hints, history, CLEAN_RANK ? 0u : randomize, captures_only), mv);
     }
     BARRIER();
 #if CLEAN_RANK
@@ -333,20 +343,15 @@ DEVICE_FN u32 gen_sorted(const Board *b, const GLOBAL u64 *lines, u32 lane, int 
      * index is its noise-free rank for the sort below. (The barriers stay outside the branches:
      * PoCL's kernels crashed with them inside.) */
     if (randomize) {
-        for (u32 i = lane; i < total; i += WORKER_LANES) {
-            u32 k = keys[i], rank = 0;
-            for (u32 j = 0; j < total; j++) rank += keys[j] > k;
-            out[rank] = k;
-        }
+        for (u32 i = lane; i < total; i += WORKER_LANES) out[sort_rank(keys, total, keys[i])] = keys[i];
     }
     BARRIER();
     if (randomize) {
         for (u32 i = lane; i < total; i += WORKER_LANES) {
-            u32 k = out[i];
-            Move mv = (Move)(k & 0xffffu);
-            i32 score = (i32)(k >> 16) - 32768;
+            Move mv = (Move)(out[i] & 0xffffu);
+            i32 score = sort_key_score(out[i]);
             if (score >= -HISTORY_SCORE_MAX && score <= HISTORY_SCORE_MAX) score = quiet_noise(mv, hints, randomize, score);
-            keys[i] = ((u32)(score + 32768) << 16) | mv;
+            keys[i] = sort_key(score, mv);
         }
     }
     BARRIER();
@@ -354,16 +359,16 @@ DEVICE_FN u32 gen_sorted(const Board *b, const GLOBAL u64 *lines, u32 lane, int 
 #endif
     /* Rank sort, best first: keys are distinct (the moves are), so ranks are too. */
     for (u32 i = lane; i < total; i += WORKER_LANES) {
-        u32 k = keys[i], rank = 0;
+        u32 k = keys[i];
+        u32 rank = sort_rank(keys, total, k);
 #if CLEAN_RANK
-        u32 noisy_above = 0;
-        for (u32 j = 0; j < total; j++) {
-            rank += keys[j] > k;
-            noisy_above += j < i && !score_is_quiet((i32)(keys[j] >> 16) - 32768, tt_quiet);
+        if (randomize) {
+            /* keys[] is in the noise-free order: i is the move's place, and the moves before it
+             * that are not quiet give its place among the quiet moves. */
+            u32 noisy_before = 0;
+            for (u32 j = 0; j < i; j++) noisy_before += !score_is_quiet(sort_key_score(keys[j]), tt_quiet);
+            k = (k & 0xffffu) | (i << 16) | ((i - noisy_before) << 24);
         }
-        if (randomize) k = (k & 0xffffu) | (i << 16) | ((i - noisy_above) << 24);
-#else
-        for (u32 j = 0; j < total; j++) rank += keys[j] > k;
 #endif
         out[rank] = k;
     }
