@@ -202,7 +202,7 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
             s.nodes = 0;
             s.tt_cutoffs = 0;
             s.etc_cutoffs = 0;
-            s.root_claim = 0;
+            if (FINISH_CHECKED_CODE) s.root_claim = 0;
             result->partial_move = 0;
         }
         /* Killers from an earlier iteration are as good a guess as any, but shared memory starts
@@ -1117,7 +1117,8 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
              * fail high's claim is replaced by its re-search's value, or withdrawn if that failed
              * low, unless a better claim replaced it already. Lane 0 alone keeps the claim. Only
              * FINISH_CHECKED reads them. */
-            if (ply == 0 && params->finisher == FINISH_CHECKED && root_depth == params->depth && lane == 0) {
+            if (FINISH_CHECKED_CODE && ply == 0 && params->finisher == FINISH_CHECKED && root_depth == params->depth &&
+                lane == 0) {
                 if (worker == 0 && f.step == STEP_FULL)
                     ((volatile GLOBAL u32 *)control)[CONTROL_FIRST] = root_pack(v, m);
                 if (f.step == STEP_PV && s.root_claim != 0u) {

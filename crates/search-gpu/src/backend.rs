@@ -94,12 +94,17 @@ impl GpuBackend {
         }
     }
 
-    /// Who ends an iteration: a launch parameter, so the open search takes it as it is (no
-    /// rebuild, the table kept).
+    /// Who ends an iteration: a launch parameter, so the open search takes it with its table
+    /// kept (the kernel is rebuilt for `checked` and back: GpuSearch::set_finisher).
     pub fn set_finisher(&mut self, finisher: Finisher) {
         self.options.finisher = finisher;
-        if let Some(gpu) = &mut self.gpu {
-            gpu.set_finisher(finisher);
+        if let Some(gpu) = &mut self.gpu
+            && let Err(e) = gpu.set_finisher(finisher)
+        {
+            self.gpu = None;
+            self.note = Some(format!(
+                "GPU search unavailable ({e}); searching on the CPU"
+            ));
         }
     }
 

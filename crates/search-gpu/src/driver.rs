@@ -208,6 +208,27 @@ fn bad(what: String) -> GpuError {
     GpuError::BadArgument(what)
 }
 
+/// The search kernel's `#define`s for a search with `options`, built for `finisher`.
+fn kernel_defines(
+    options: &GpuSearchOptions,
+    diag_log2: Option<u32>,
+    finisher: Finisher,
+) -> Vec<(&'static str, String)> {
+    let mut defines = search_defines();
+    if let Some(n) = diag_log2 {
+        defines.push(("DIAG_UNIQUE", n.to_string()));
+    }
+    // The split points' code and `GPU Finisher checked`'s, only in the kernel that uses them:
+    // built into every kernel, the second cost the default search 1.5% (search_state.h).
+    if options.mode == ParallelMode::Ybwc {
+        defines.push(("YBWC", "1".to_string()));
+    }
+    if finisher == Finisher::Checked {
+        defines.push(("FINISH_CHECKED_CODE", "1".to_string()));
+    }
+    defines
+}
+
 fn fault(what: String) -> GpuError {
     GpuError::KernelFault(what)
 }
@@ -227,15 +248,10 @@ impl GpuSearch {
             .ok()
             .and_then(|v| v.parse::<u32>().ok())
             .map(|n| n.clamp(10, 28));
-        let mut defines = search_defines();
-        if let Some(n) = diag_log2 {
-            defines.push(("DIAG_UNIQUE", n.to_string()));
-        }
-        if options.mode == ParallelMode::Ybwc {
-            // The split points' code, only in the kernel that uses it.
-            defines.push(("YBWC", "1".to_string()));
-        }
-        let module = device.build(&search_source(), &defines)?;
+        let module = device.build(
+            &search_source(),
+            &kernel_defines(&options, diag_log2, options.finisher),
+        )?;
         let search = module.kernel("search_slice")?;
         let sizes_kernel = module.kernel("layout_sizes")?;
         let sizes = device.alloc::<u32>(5)?;
@@ -373,9 +389,20 @@ impl GpuSearch {
             .resize(self.active_workers, WorkerResult::default());
     }
 
-    /// Who ends an iteration ([`Finisher`]), from the next iteration on.
-    pub fn set_finisher(&mut self, finisher: Finisher) {
+    /// Who ends an iteration ([`Finisher`]), from the next iteration on. Only the kernel of a
+    /// search with [`Finisher::Checked`] holds that rule's code, so a change to or from it
+    /// rebuilds the kernel (the buffers and the table are kept); an error leaves the search as
+    /// it was.
+    pub fn set_finisher(&mut self, finisher: Finisher) -> Result<(), GpuError> {
+        let checked = Finisher::Checked;
+        if (finisher == checked) != (self.options.finisher == checked) {
+            let defines = kernel_defines(&self.options, self.diag_log2, finisher);
+            let module = self.device.build(&search_source(), &defines)?;
+            self.search = module.kernel("search_slice")?;
+            self._module = module;
+        }
         self.options.finisher = finisher;
+        Ok(())
     }
 
     pub fn active_workers(&self) -> usize {

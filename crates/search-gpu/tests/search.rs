@@ -187,6 +187,22 @@ fn every_worker_proves_mates_across_slices() {
 }
 
 #[test]
+fn an_open_search_changes_its_finisher_to_checked_and_back() {
+    // Only a kernel built for `checked` holds its code, so the change rebuilds the kernel of the
+    // open search, keeping its buffers: the search must go on as before, mates proved.
+    let (fen, moves) = ("6kr/1q2r1p1/1p2N1Q1/5p2/1P1p4/6R1/7P/2R3K1 w - - 0 1", 3);
+    for mut gpu in open_all_finishing(2, ParallelMode::AbdadaRmo, Finisher::Any) {
+        gpu.set_slice_nodes(Some(16));
+        for finisher in [Finisher::Checked, Finisher::Any, Finisher::Main] {
+            gpu.set_finisher(finisher).expect("the kernel rebuilds");
+            gpu.clear().unwrap();
+            let it = search_to(&mut gpu, &board(fen), 7);
+            assert_eq!(it.score, 32000 - (2 * moves - 1), "{finisher:?}");
+        }
+    }
+}
+
+#[test]
 fn worker_0_ending_iterations_alone_proves_mates_across_shared_slices() {
     // Several workers share each slice's node budget. Where only worker 0 may end an iteration,
     // helpers that finish first drop out and leave the budget to fewer workers: worker 0 must
