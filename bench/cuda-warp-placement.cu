@@ -11,7 +11,7 @@
 // twice as long as one alone.
 //
 // Build and run on the device: nvcc -O3 -arch=sm_90 -o /tmp/place bench/cuda-warp-placement.cu
-// && /tmp/place (bench/cuda-warp-placement.sh does both).
+// && /tmp/place
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
