@@ -24,6 +24,7 @@ from pathlib import Path
 import chess
 import chess.pgn
 
+import depths
 import games
 import match
 import opening_moves
@@ -140,6 +141,45 @@ class RulesTest(unittest.TestCase):
         if not match.DEFAULT_OPENINGS.exists():
             self.skipTest(f"{match.DEFAULT_OPENINGS} is not here")
         self.assertGreater(len(games.load_openings(match.DEFAULT_OPENINGS)), 0)
+
+
+class DepthsTest(unittest.TestCase):
+    # Two games between "a" and "b": the first from the start position, the second from a
+    # position with Black to move, so that its first move is b's. The comments are what
+    # games.move_comment writes; one of b's moves has no depth (a mate score needs none here,
+    # but an engine may report no score at all).
+    PGN = """[White "a"]
+[Black "b"]
+[Result "*"]
+
+1. e4 { +0.20/10 0.100s } 1... e5 { -0.10/8 0.300s } 2. Nf3 { +0.25/12 0.100s }
+2... Nc6 { 0.200s } 3. Bb5 { +M3/14 0.100s } *
+
+[White "b"]
+[Black "a"]
+[Result "*"]
+[FEN "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"]
+[SetUp "1"]
+
+1... e5 { -0.10/6 0.400s } 2. Nf3 { +0.10/20 0.500s } 2... Nc6 { -0.10/7 0.400s } *
+"""
+
+    def test_each_engines_depths_and_times_by_game(self):
+        engines = depths.collect(self.PGN, moves=40)
+        self.assertEqual(sorted(engines), ["a", "b"])
+        # a: 10, 12, 14 in the first game (median 12); 6, 7 in the second (Black): 6.5.
+        self.assertEqual(engines["a"].game_medians, [12, 6.5])
+        self.assertEqual(engines["a"].seconds, [0.1, 0.1, 0.1, 0.4, 0.4])
+        # b: one depth in the first game (the timed move without one only counts for time).
+        self.assertEqual(engines["b"].game_medians, [8, 20])
+        self.assertEqual(engines["b"].seconds, [0.3, 0.2, 0.5])
+
+    def test_only_the_first_moves_count_for_depth(self):
+        engines = depths.collect(self.PGN, moves=1)
+        self.assertEqual(engines["a"].game_medians, [10, 6])
+        self.assertEqual(engines["b"].game_medians, [8, 20])
+        self.assertIn("a: median depth over the first 1 moves 8 (6 to 10) in 2 games; 5 moves",
+                      depths.report(engines, 1))
 
 
 class OpeningMovesTest(unittest.TestCase):

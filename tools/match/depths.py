@@ -1,0 +1,112 @@
+"""How deep and how long each engine searched in a match: per engine, the median over its games of
+the median depth of its moves in each game's first moves, and its time per move.
+
+Reads the PGN that `match.py --pgn` writes, whose move comments are '+0.31/12 0.104s' (score,
+depth, time; see games.move_comment). The GPU matches in docs/STRENGTH.md compare the backends
+by this figure, "median depth over each game's first 40 moves" (the game's first 80 plies from
+the opening position, 40 of each engine's): the part of a game before its result decides how
+long its moves last. Moves without a depth (an engine that reported none) count only for the
+time.
+
+    python3 tools/match/depths.py games.pgn [--moves 40]
+
+Prints one line per engine: games, the median of the games' medians (with the smallest and the
+largest), moves timed, and the mean and median seconds a move.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import re
+import statistics
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import chess.pgn
+
+# games.move_comment: an optional score with its depth, then the time.
+COMMENT = re.compile(r"^(?:(?:[+-]\d+\.\d+|[+-]M\d+)/(?P<depth>\d+) )?(?P<seconds>\d+(?:\.\d+)?)s$")
+
+
+@dataclass
+class EngineDepths:
+    """One engine's figures over a match's games."""
+
+    game_medians: list[float] = field(default_factory=list)
+    seconds: list[float] = field(default_factory=list)
+
+
+def collect(pgn_text: str, moves: int) -> dict[str, EngineDepths]:
+    """Each engine's per-game median depth over its first `moves` moves of the game, and the time
+    of every move it made, by the names in the White and Black tags."""
+    engines: dict[str, EngineDepths] = {}
+    for game in iter_games(pgn_text):
+        names = (game.headers.get("White", "?"), game.headers.get("Black", "?"))
+        depths: tuple[list[int], list[int]] = ([], [])
+        first = 0 if game.board().turn == chess.WHITE else 1
+        for ply, node in enumerate(game.mainline()):
+            mover = (first + ply) % 2
+            found = COMMENT.match(node.comment.strip())
+            if found:
+                engines.setdefault(names[mover], EngineDepths()).seconds.append(float(found["seconds"]))
+                if found["depth"] is not None and ply < 2 * moves:
+                    depths[mover].append(int(found["depth"]))
+        for side in (0, 1):
+            if depths[side]:
+                engines.setdefault(names[side], EngineDepths()).game_medians.append(statistics.median(depths[side]))
+    return engines
+
+
+def iter_games(pgn_text: str) -> Iterator[chess.pgn.Game]:
+    """The games of a PGN text, in order."""
+    handle = io.StringIO(pgn_text)
+    while (game := chess.pgn.read_game(handle)) is not None:
+        yield game
+
+
+def report(engines: dict[str, EngineDepths], moves: int) -> str:
+    lines = []
+    for name, figures in sorted(engines.items()):
+        if figures.game_medians:
+            medians = figures.game_medians
+            depth = (
+                f"median depth over the first {moves} moves {statistics.median(medians):g} "
+                f"({min(medians):g} to {max(medians):g}) in {len(medians)} games"
+            )
+        else:
+            depth = "no depths reported"
+        timing = (
+            f"{len(figures.seconds)} moves, {statistics.mean(figures.seconds):.3f} s a move "
+            f"(median {statistics.median(figures.seconds):.3f} s)"
+            if figures.seconds
+            else "no moves timed"
+        )
+        lines.append(f"{name}: {depth}; {timing}")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("pgn", type=Path, help="a PGN written by match.py --pgn")
+    parser.add_argument("--moves", type=int, default=40, help="each game's first moves counted for depth (default 40)")
+    args = parser.parse_args(argv)
+    if args.moves < 1:
+        parser.error("--moves must be at least 1")
+    try:
+        text = args.pgn.read_text()
+    except OSError as err:
+        print(f"depths.py: cannot read {args.pgn}: {err.strerror}", file=sys.stderr)
+        return 2
+    engines = collect(text, args.moves)
+    if not engines:
+        print(f"depths.py: no games with timed moves in {args.pgn}", file=sys.stderr)
+        return 1
+    print(report(engines, args.moves))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
