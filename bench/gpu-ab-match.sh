@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # GPU against GPU: build or kernel knob A (engine1) against B (engine2), one game at a time on
 # the one GPU, as the sessions judged parallel-search changes at a time control. Ends with the
-# harness's result line (W/D/L from A's side, Elo ± 95%). For example, the twenty-seventh
+# harness's result line (W/D/L from A's side, Elo ± 95%) and each side's median depth
+# (tools/match/depths.py). For example, the twenty-seventh
 # session's helpers pruning by the noise-free order against the default:
 #   CUDA_OPTIONS_A="-DCLEAN_RANK=1" bash bench/gpu-ab-match.sh
 #
@@ -37,7 +38,7 @@ options_a=("${uci_options[@]}")
 set_uci_options 2 "Hash=$HASH;${UCI_B:-}"
 options_b=("${uci_options[@]}")
 
-"$PYTHON" tools/match/match.py \
+run_match_with_depths \
     --engine1 "$(gpu_engine_command "$KOGGE_A" "${CUDA_OPTIONS_A:-}")" --name1 "${NAME_A:-a}" "${options_a[@]}" \
     --engine2 "$(gpu_engine_command "$KOGGE_B" "${CUDA_OPTIONS_B:-}")" --name2 "${NAME_B:-b}" "${options_b[@]}" \
     --tc "$TC" --games "$GAMES" --concurrency 1 "${openings[@]}" "${adjudication[@]}" \

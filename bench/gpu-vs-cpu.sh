@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The question the GPU search exists for: Kogge on the GPU against Kogge on every CPU core of the
 # same machine, same evaluation, one game at a time (the GPU engine gets the whole GPU, the CPU
-# engine every core). Ends with the harness's result line (W/D/L from the GPU's side, Elo ± 95%).
+# engine every core). Ends with the harness's result line (W/D/L from the GPU's side, Elo ± 95%)
+# and each engine's median depth over the games' first 40 moves (tools/match/depths.py). Against
+# fewer threads (THREADS=1, 2, 4) it places the GPU among the CPU's thread counts.
 #
 # The same script plays the equal-depth games of the twenty-fifth to twenty-seventh sessions
 # (the GPU's result of a depth against one CPU thread's):
@@ -52,7 +54,7 @@ set_adjudication 0
 gpu_engine=$(gpu_engine_command "$KOGGE" "${CUDA_OPTIONS:-}")
 
 # shellcheck disable=SC2086 # GPU_OPTS is a list of options
-"$PYTHON" tools/match/match.py \
+run_match_with_depths \
     --engine1 "$gpu_engine" --name1 kogge-gpu --opt1 "Hash=$HASH" ${GPU_OPTS:-} \
     --engine2 "$KOGGE --backend cpu" --name2 "kogge-cpu-$THREADS" \
     --opt2 "Threads=$THREADS" --opt2 "Hash=$HASH" \

@@ -45,3 +45,15 @@ set_uci_options() {
     done
     return 0
 }
+
+# Runs the harness with arguments "$@", then prints each engine's depth and time a move from the
+# games played (tools/match/depths.py on RESULTS/games.pgn), also after an interrupted match
+# (`timeout -s INT`), and returns the harness's exit status.
+run_match_with_depths() {
+    local status=0
+    "$PYTHON" tools/match/match.py "$@" || status=$?
+    if [[ -s "$RESULTS/games.pgn" ]]; then
+        "$PYTHON" tools/match/depths.py "$RESULTS/games.pgn" || true
+    fi
+    return "$status"
+}

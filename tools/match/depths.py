@@ -67,19 +67,25 @@ def iter_games(pgn_text: str) -> Iterator[chess.pgn.Game]:
         yield game
 
 
+def plural(count: int, noun: str) -> str:
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
 def report(engines: dict[str, EngineDepths], moves: int) -> str:
+    """One line per engine, by name."""
+    span = "the first move" if moves == 1 else f"the first {moves} moves"
     lines = []
     for name, figures in sorted(engines.items()):
         if figures.game_medians:
             medians = figures.game_medians
             depth = (
-                f"median depth over the first {moves} moves {statistics.median(medians):g} "
-                f"({min(medians):g} to {max(medians):g}) in {len(medians)} games"
+                f"median depth over {span} {statistics.median(medians):g} "
+                f"({min(medians):g} to {max(medians):g}) in {plural(len(medians), 'game')}"
             )
         else:
             depth = "no depths reported"
         timing = (
-            f"{len(figures.seconds)} moves, {statistics.mean(figures.seconds):.3f} s a move "
+            f"{plural(len(figures.seconds), 'move')}, {statistics.mean(figures.seconds):.3f} s a move "
             f"(median {statistics.median(figures.seconds):.3f} s)"
             if figures.seconds
             else "no moves timed"

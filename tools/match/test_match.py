@@ -178,7 +178,7 @@ class DepthsTest(unittest.TestCase):
         engines = depths.collect(self.PGN, moves=1)
         self.assertEqual(engines["a"].game_medians, [10, 6])
         self.assertEqual(engines["b"].game_medians, [8, 20])
-        self.assertIn("a: median depth over the first 1 moves 8 (6 to 10) in 2 games; 5 moves",
+        self.assertIn("a: median depth over the first move 8 (6 to 10) in 2 games; 5 moves",
                       depths.report(engines, 1))
 
 
