@@ -10,6 +10,10 @@
 #
 # Usage: OUT=dir KOGGE=path/kogge bash bench/gpu-search-profile.sh
 #   WORKERS  workers of the run                           (default 1)
+#   MODE     parallel mode, as `kogge benchsmp --mode`     (default abdada-rmo, the default mode);
+#            e.g. MODE=abdada beside the default at WORKERS=528, where ABDADA alone's workers
+#            walk nearly as fast as one worker alone and the default's do not (PERFORMANCE.md,
+#            twenty-ninth session)
 #   DEPTH, COUNT  depth and number of bench positions     (default 11, 2)
 #   SKIP     launches of search_slice to skip first        (default 30: past the shallow iterations)
 #   NVDISASM CUDA's disassembler                           (default /usr/local/cuda/bin/nvdisasm)
@@ -21,6 +25,7 @@ KOGGE=${KOGGE:-target/release/kogge}
 NCU=${NCU:-$(command -v ncu || echo /usr/local/cuda/bin/ncu)}
 NVDISASM=${NVDISASM:-/usr/local/cuda/bin/nvdisasm}
 WORKERS=${WORKERS:-1}
+MODE=${MODE:-abdada-rmo}
 DEPTH=${DEPTH:-11}
 COUNT=${COUNT:-2}
 SKIP=${SKIP:-30}
@@ -29,7 +34,7 @@ export KOGGE_CUDA_DUMP="$OUT/dump"
 
 "$NCU" --kernel-name regex:search_slice --launch-skip "$SKIP" --launch-count 1 --set full --import-source yes -f \
     -o "$OUT/search" "$KOGGE" benchsmp --backend cuda --depth "$DEPTH" --workers "$WORKERS" \
-    --positions bench --count "$COUNT" >"$OUT/run.txt" 2>&1 || { tail -20 "$OUT/run.txt"; exit 1; }
+    --mode "$MODE" --positions bench --count "$COUNT" >"$OUT/run.txt" 2>&1 || { tail -20 "$OUT/run.txt"; exit 1; }
 "$NCU" -i "$OUT/search.ncu-rep" --page details >"$OUT/details.txt" 2>&1
 "$NCU" -i "$OUT/search.ncu-rep" --page source --csv --print-source sass >"$OUT/sass.csv" 2>&1
 grep -E "Duration|Executed Ipc Active|Registers Per|Warp Cycles Per Issued|Avg. Active Threads Per Warp|Executed Instructions  " \
