@@ -45,6 +45,18 @@ typedef uchar u8;
 #define LOCAL_SIZE() ((u32)get_local_size(0))
 #define GROUP_ID() ((u32)get_group_id(0))
 #define NUM_GROUPS() ((u32)get_num_groups(0))
+// The multiprocessor this work-item runs on: PTX's %smid on NVIDIA (inline PTX, as the votes
+// below); elsewhere no such thing is known, and each work-group counts as its own.
+#ifdef KOGGE_OPENCL_NVIDIA
+DEVICE_FN u32 kogge_sm_id(void) {
+    u32 sm;
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+    return sm;
+}
+#define SM_ID() kogge_sm_id()
+#else
+#define SM_ID() GROUP_ID()
+#endif
 
 // Both fences, like CUDA's __syncthreads(): global memory written before the barrier is visible
 // to the group after it too.

@@ -145,6 +145,17 @@ DEVICE_FN Frame child_frame(i32 alpha, i32 beta, i32 depth, u32 flags, u32 halfm
  * 264 workers (two per SM on an H100) stay far below. A larger Workers still runs, in two waves
  * where more than 12 per SM are launched. OpenCL has no per-kernel bound (NVIDIA's driver does
  * not cap this program). */
+/* An experiment, off by default (twenty-ninth session): helpers on the same multiprocessor share
+ * their noise (the seed by SM_ID(), not by worker), so that they order their moves alike, as
+ * ABDADA alone's workers all do, while the multiprocessors keep RMO's diversity between them. With
+ * 528 workers ABDADA alone's finishers walked at one worker's speed and the default's at 60% of
+ * it (docs/PERFORMANCE.md); whether workers that follow the same paths keep each other's code
+ * and data in their multiprocessor's caches is what this tests. SM_ID() is the worker's own
+ * index where the multiprocessor is not known (PoCL): the knob changes nothing there. */
+#ifndef NOISE_BY_SM
+#define NOISE_BY_SM 0
+#endif
+
 #ifndef SEARCH_BLOCKS_PER_SM
 #define SEARCH_BLOCKS_PER_SM 12
 #endif
@@ -176,8 +187,13 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
     i32 root_depth = params->depth;
     u32 randomize_seed = 0;
     if (params->mode == MODE_LAZY) root_depth += (worker & 1u) && worker > 0 ? 1 : 0;
+#if NOISE_BY_SM
+    const u32 noise_id = SM_ID();
+#else
+    const u32 noise_id = worker;
+#endif
     if ((params->mode == MODE_RMO || params->mode == MODE_ABDADA_RMO) && worker > 0)
-        randomize_seed = (worker + 1u) * 0x9E3779B9u;
+        randomize_seed = (noise_id + 1u) * 0x9E3779B9u;
     /* How a helper's quiet moves are ordered (OrderHints.noise): at random under RMO alone. */
     const u32 rmo_noise = params->mode == MODE_RMO ? 0u : RMO_NOISE;
     /* A helper with noise prunes by move count (1, 3) and reduces (1, 2) by its moves' noise-free

@@ -43,10 +43,11 @@ fn search_kernel_compiles_for_sm_90() {
         return;
     }
     // The kernel of the other modes, then the variants built by a define: YBWC's (its split
-    // points compiled in), `GPU Finisher checked`'s (FINISH_CHECKED_CODE) and the experiment
-    // CLEAN_RANK (helpers reduce and prune by their moves' noise-free places), off by default.
+    // points compiled in), `GPU Finisher checked`'s (FINISH_CHECKED_CODE) and the experiments
+    // CLEAN_RANK (helpers reduce and prune by their moves' noise-free places) and NOISE_BY_SM
+    // (helpers share their noise with those on their multiprocessor), off by default.
     let defines: Vec<(&str, String)> = kogge_search_gpu::search_defines();
-    for variant in ["YBWC", "FINISH_CHECKED_CODE", "CLEAN_RANK"] {
+    for variant in ["YBWC", "FINISH_CHECKED_CODE", "CLEAN_RANK", "NOISE_BY_SM"] {
         let ptx = compile_cuda_for_check(
             &kogge_search_gpu::search_source(),
             &[defines.clone(), vec![(variant, "1".to_string())]].concat(),
