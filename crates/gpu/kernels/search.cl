@@ -138,13 +138,6 @@ DEVICE_FN Frame child_frame(i32 alpha, i32 beta, i32 depth, u32 flags, u32 halfm
     return c;
 }
 
-/* The search's own register budget on CUDA. NVRTC compiles every module with a cap of 128
- * registers a thread (set for GPU perft's occupancy); held to it, this kernel spilled (648 bytes
- * of stack against 536), and one worker ran 11% slower. Bounds of 12 workers per multiprocessor
- * allow 170 registers: the kernel takes 164, all it asks for uncapped (166), while the default
- * 264 workers (two per SM on an H100) stay far below. A larger Workers still runs, in two waves
- * where more than 12 per SM are launched. OpenCL has no per-kernel bound (NVIDIA's driver does
- * not cap this program). */
 /* An experiment, off by default (twenty-ninth session): helpers on the same multiprocessor share
  * their noise (the seed by SM_ID(), not by worker), so that they order their moves alike, as
  * ABDADA alone's workers all do, while the multiprocessors keep RMO's diversity between them. With
@@ -155,7 +148,21 @@ DEVICE_FN Frame child_frame(i32 alpha, i32 beta, i32 depth, u32 flags, u32 halfm
 #ifndef NOISE_BY_SM
 #define NOISE_BY_SM 0
 #endif
+/* Its control: helpers share their noise in groups of NOISE_GROUP consecutive workers, who run on
+ * different multiprocessors where the hardware deals blocks out in turn (1: each its own, the
+ * default). Same paths without the same caches: if this helps as much as NOISE_BY_SM, the paths
+ * matter (more table moves, say), not where they are run. */
+#ifndef NOISE_GROUP
+#define NOISE_GROUP 1u
+#endif
 
+/* The search's own register budget on CUDA. NVRTC compiles every module with a cap of 128
+ * registers a thread (set for GPU perft's occupancy); held to it, this kernel spilled (648 bytes
+ * of stack against 536), and one worker ran 11% slower. Bounds of 12 workers per multiprocessor
+ * allow 170 registers: the kernel takes 164, all it asks for uncapped (166), while the default
+ * 264 workers (two per SM on an H100) stay far below. A larger Workers still runs, in two waves
+ * where more than 12 per SM are launched. OpenCL has no per-kernel bound (NVIDIA's driver does
+ * not cap this program). */
 #ifndef SEARCH_BLOCKS_PER_SM
 #define SEARCH_BLOCKS_PER_SM 12
 #endif
@@ -190,7 +197,7 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
 #if NOISE_BY_SM
     const u32 noise_id = SM_ID();
 #else
-    const u32 noise_id = worker;
+    const u32 noise_id = worker / NOISE_GROUP;
 #endif
     if ((params->mode == MODE_RMO || params->mode == MODE_ABDADA_RMO) && worker > 0)
         randomize_seed = (noise_id + 1u) * 0x9E3779B9u;
