@@ -83,6 +83,17 @@ static void run(int blocks, int threads, int iterations, int sms) {
            max_per_sm, crowded);
     for (auto &kv : smsp_hist) printf("%d:%d ", kv.first, kv.second);
     printf("| %.0f | %lld | %.2f |\n", cycles / warps, most, cycles / warps / iterations);
+    if (threads == 32 && warps >= 4) {
+        // Whether consecutive blocks land on different SMs (the search's NOISE_GROUP knob, the
+        // control for NOISE_BY_SM, assumes they do): groups of four with two on one SM.
+        int groups = warps / 4, sharing = 0;
+        for (int g = 0; g < groups; g++) {
+            std::set<unsigned> on;
+            for (int k = 0; k < 4; k++) on.insert(r[4 * g + k].sm);
+            if ((int)on.size() < 4) sharing++;
+        }
+        printf("    groups of 4 consecutive blocks with two on one SM: %d of %d\n", sharing, groups);
+    }
     if (blocks <= 2 * sms && threads == 32) {
         // The slots of the first few SMs, to see the pattern.
         int shown = 0;
