@@ -1,0 +1,97 @@
+#!/usr/bin/env python3
+"""How fast the workers that end the iterations walk, and how their nodes end, from a trace.
+
+Reads the stderr of one or more traced searches, e.g.
+
+    KOGGE_SEARCH_TRACE=1 kogge benchsmp --backend cuda --depth 14 --workers 528 \\
+        --mode abdada --positions bench --count 8 2> abdada.err
+    python3 bench/gpu-search-walks.py abdada.err default.err
+
+and sums, over every `iteration` line of each file (one per finished iteration, aspiration
+re-searches included): the iterations' time (first launch to result, the host's part included),
+their launches, all workers' nodes and the share that ended on the table at once, ETC cutoffs,
+and the nodes of the worker that ended each iteration (the finisher) over the iterations' time.
+
+An iteration lasts as long as its finisher's walk, so the finishers' nodes a second is the speed
+that sets the time to depth, whatever the other workers do (PERFORMANCE.md, twenty-ninth session:
+with 528 workers ABDADA alone's finishers walked at 108 K nodes a second, the default's at 67 K).
+"""
+
+import re
+import sys
+
+ITERATION = re.compile(
+    r"iteration depth \d+ window \S+: ([\d.]+) ms, launches (\d+); "
+    r"finisher worker \d+: (\d+) nodes, (\d+) table cutoffs, (\d+) ETC; "
+    r"all (\d+) workers: (\d+) nodes, (\d+) table cutoffs, (\d+) ETC"
+)
+
+
+def summarize(lines):
+    """The sums over the trace's iteration lines, or None if it has none."""
+    ms = 0.0
+    launches = iterations = workers = 0
+    finisher_nodes = finisher_table = 0
+    nodes = table = etc = 0
+    for line in lines:
+        m = ITERATION.search(line)
+        if not m:
+            continue
+        iterations += 1
+        ms += float(m.group(1))
+        launches += int(m.group(2))
+        finisher_nodes += int(m.group(3))
+        finisher_table += int(m.group(4))
+        workers = max(workers, int(m.group(6)))
+        nodes += int(m.group(7))
+        table += int(m.group(8))
+        etc += int(m.group(9))
+    if iterations == 0:
+        return None
+    return {
+        "iterations": iterations,
+        "workers": workers,
+        "ms": ms,
+        "launches": launches,
+        "nodes": nodes,
+        "table_share": table / max(nodes, 1),
+        "etc": etc,
+        "finisher_nodes": finisher_nodes,
+        "finisher_rate": finisher_nodes / ms * 1e3 if ms > 0 else 0.0,
+        "finisher_table_share": finisher_table / max(finisher_nodes, 1),
+    }
+
+
+def describe(name, s):
+    return (
+        f"{name}: {s['iterations']} iterations, {s['workers']} workers, {s['ms']:.0f} ms, "
+        f"{s['launches']} launches; all workers {s['nodes']:,} nodes, {100 * s['table_share']:.1f}% "
+        f"on the table, {s['etc']:,} ETC; finishers {s['finisher_nodes']:,} nodes, "
+        f"{s['finisher_rate'] / 1e3:.1f} K nodes/s, {100 * s['finisher_table_share']:.1f}% on the table"
+    )
+
+
+def main(paths):
+    if not paths:
+        print("usage: python3 bench/gpu-search-walks.py TRACE.err [TRACE.err ...]", file=sys.stderr)
+        print(__doc__.strip().split("\n")[0], file=sys.stderr)
+        return 2
+    status = 0
+    for path in paths:
+        try:
+            with open(path) as f:
+                s = summarize(f)
+        except OSError as err:
+            print(f"{path}: {err.strerror}", file=sys.stderr)
+            status = 1
+            continue
+        if s is None:
+            print(f"{path}: no iteration lines (was KOGGE_SEARCH_TRACE=1 set?)", file=sys.stderr)
+            status = 1
+            continue
+        print(describe(path, s))
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
