@@ -144,10 +144,10 @@ class RulesTest(unittest.TestCase):
 
 
 class DepthsTest(unittest.TestCase):
-    # Two games between "a" and "b": the first from the start position, the second from a
-    # position with Black to move, so that its first move is b's. The comments are what
-    # games.move_comment writes; one of b's moves has no depth (a mate score needs none here,
-    # but an engine may report no score at all).
+    # Two games between "a" and "b": the first from the start position, the second with "a"
+    # as Black and Black to move, so that its first move is a's. The comments are what
+    # games.move_comment writes, a mate score among them; one of b's moves has neither score nor
+    # depth (an engine that reported none), which counts for its time only.
     PGN = """[White "a"]
 [Black "b"]
 [Result "*"]
