@@ -138,20 +138,23 @@ DEVICE_FN Frame child_frame(i32 alpha, i32 beta, i32 depth, u32 flags, u32 halfm
     return c;
 }
 
-/* An experiment, off by default (twenty-ninth session): helpers on the same multiprocessor share
- * their noise (the seed by SM_ID(), not by worker), so that they order their moves alike, as
- * ABDADA alone's workers all do, while the multiprocessors keep RMO's diversity between them. With
- * 528 workers ABDADA alone's finishers walked at one worker's speed and the default's at 60% of
- * it (docs/PERFORMANCE.md); whether workers that follow the same paths keep each other's code
- * and data in their multiprocessor's caches is what this tests. SM_ID() is the worker's own
- * index where the multiprocessor is not known (PoCL): the knob changes nothing there. */
+/* Helpers on the same multiprocessor share their noise (the seed by SM_ID(), not by worker), so
+ * that they order their moves alike, as ABDADA alone's workers all do, while the multiprocessors
+ * keep RMO's diversity between them. Workers on one SM that follow the same paths share its
+ * caches: the same code (its instruction cache holds about one worker's node, docs/DESIGN.md) and
+ * the same table entries in its L1. With 528 workers the finishers walked at 69 K nodes/s with a seed each and at 106 K with this,
+ * one worker's speed alone; time to depth 15 fell 10% (264 workers) to 17% (1,056), and the games
+ * came out even (docs/PERFORMANCE.md, docs/STRENGTH.md; thirtieth session). The seed is taken at
+ * each launch: a worker placed on another SM by a later launch orders its new nodes by that SM's
+ * noise. SM_ID() is the worker's own index where the multiprocessor is not known (PoCL), where
+ * this is the old rule. 0: a seed each (the default until the thirtieth session). */
 #ifndef NOISE_BY_SM
-#define NOISE_BY_SM 0
+#define NOISE_BY_SM 1
 #endif
-/* Its control: helpers share their noise in groups of NOISE_GROUP consecutive workers, who run on
- * different multiprocessors where the hardware deals blocks out in turn (1: each its own, the
- * default). Same paths without the same caches: if this helps as much as NOISE_BY_SM, the paths
- * matter (more table moves, say), not where they are run. */
+/* Its control (NOISE_BY_SM 0): helpers share their noise in groups of NOISE_GROUP consecutive
+ * workers, who run on different multiprocessors where the hardware deals blocks out in turn (1:
+ * each its own). Same paths without the same caches: with 4 it was no faster (thirtieth session),
+ * so it is where the paths run that matters. */
 #ifndef NOISE_GROUP
 #define NOISE_GROUP 1u
 #endif

@@ -44,13 +44,18 @@ fn search_kernel_compiles_for_sm_90() {
     }
     // The kernel of the other modes, then the variants built by a define: YBWC's (its split
     // points compiled in), `GPU Finisher checked`'s (FINISH_CHECKED_CODE) and the experiments
-    // CLEAN_RANK (helpers reduce and prune by their moves' noise-free places) and NOISE_BY_SM
-    // (helpers share their noise with those on their multiprocessor), off by default.
+    // CLEAN_RANK (helpers reduce and prune by their moves' noise-free places), on where off by
+    // default, and NOISE_BY_SM off (each helper its own noise, the old rule).
     let defines: Vec<(&str, String)> = kogge_search_gpu::search_defines();
-    for variant in ["YBWC", "FINISH_CHECKED_CODE", "CLEAN_RANK", "NOISE_BY_SM"] {
+    for (variant, value) in [
+        ("YBWC", "1"),
+        ("FINISH_CHECKED_CODE", "1"),
+        ("CLEAN_RANK", "1"),
+        ("NOISE_BY_SM", "0"),
+    ] {
         let ptx = compile_cuda_for_check(
             &kogge_search_gpu::search_source(),
-            &[defines.clone(), vec![(variant, "1".to_string())]].concat(),
+            &[defines.clone(), vec![(variant, value.to_string())]].concat(),
             "sm_90",
         )
         .unwrap_or_else(|e| panic!("{variant}: {e}"));
