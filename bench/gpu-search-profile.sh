@@ -10,10 +10,10 @@
 #
 # Usage: OUT=dir KOGGE=path/kogge bash bench/gpu-search-profile.sh
 #   WORKERS  workers of the run                           (default 1)
-#   MODE     parallel mode, as `kogge benchsmp --mode`     (default abdada-rmo, the default mode);
-#            e.g. MODE=abdada beside the default at WORKERS=528, where ABDADA alone's workers
-#            walk nearly as fast as one worker alone and the default's do not (PERFORMANCE.md,
-#            twenty-ninth session)
+#   MODE     parallel mode, as `kogge benchsmp --mode`     (default abdada-rmo, the default mode)
+#   KOGGE_CUDA_OPTIONS  kernel knobs, passed on to the engine; e.g. -DNOISE_BY_SM=0 beside the
+#            default at WORKERS=528: the stalls waiting for an instruction were 54% of the samples
+#            against 16% (PERFORMANCE.md, thirtieth session)
 #   DEPTH, COUNT  depth and number of bench positions     (default 11, 2)
 #   SKIP     launches of search_slice to skip first        (default 30: past the shallow iterations)
 #   NVDISASM CUDA's disassembler                           (default /usr/local/cuda/bin/nvdisasm)
