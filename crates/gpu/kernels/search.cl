@@ -149,9 +149,9 @@ DEVICE_FN Frame child_frame(i32 alpha, i32 beta, i32 depth, u32 flags, u32 halfm
  * noise. SM_ID() is the worker's own index where the multiprocessor is not known (PoCL), where
  * this is the old rule. 0: a seed each (the default until the thirtieth session). 2: by SM under
  * ABDADA over RMO only, a seed each under RMO alone (`GPU Parallel rmo`), whose helpers have no
- * put-off moves to part them: with 1, a multiprocessor's helpers there walk much the same tree.
- * 2 is the fix, not yet the default: its kernel is 47 instructions longer (7,664 against 7,616),
- * which no device has timed yet (thirtieth session). */
+ * put-off moves to part them: with 1, a multiprocessor's helpers there would walk much the same
+ * tree (reasoned, not measured). 2 is the fix, not yet the default: its kernel is 47 instructions
+ * longer (7,664 against 7,616), which no device has timed yet (thirtieth session). */
 #ifndef NOISE_BY_SM
 #define NOISE_BY_SM 1
 #endif
