@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # A/B test of GPU search builds on the device: time to depth and nodes per second of two or more
 # variants, run interleaved (A B C A B C ...) so that a drift of the machine (clocks, other work)
-# falls on every variant alike, then one table of means. A variant is an engine binary, or the
-# same binary with extra kernel build options, given to OpenCL and to NVRTC alike (kernel knobs
-# are `#ifndef` defaults, so `-DNAME=VALUE`, written without a space, overrides one without a
-# rebuild), or the same binary in another parallel mode (`kogge benchsmp --mode`).
+# falls on every variant alike, then one table of means, each change against the first variant
+# with a 95% interval from the runs paired by repetition (bench/ab_table.py). A variant is an
+# engine binary, or the same binary with extra kernel build options, given to OpenCL and to NVRTC
+# alike (kernel knobs are `#ifndef` defaults, so `-DNAME=VALUE`, written without a space,
+# overrides one without a rebuild), or the same binary in another parallel mode (`kogge benchsmp
+# --mode`).
 #
 # Each variant first runs `kogge selftest` (GPU move generation, evaluation and search against
 # the CPU) unless SELFTEST=0: a faster variant that is wrong is worth nothing.
@@ -95,29 +97,6 @@ for w in $WORKERS; do
     done
 done
 
-python3 - "$rows" "${variants[@]%%=*}" <<'PY'
-import json, statistics, sys
-order = sys.argv[2:]
-runs = {}
-for line in open(sys.argv[1]):
-    name, _, js = line.split(" ", 2)
-    r = json.loads(js)
-    runs.setdefault((r["workers"], name), []).append(r)
-print(f"\n{'workers':>8} {'variant':>14} {'runs':>5} {'mean s':>8} {'min s':>8} {'max s':>8} "
-      f"{'vs first':>9} {'mean nodes':>12} {'nodes/s':>12}")
-for workers in sorted({w for w, _ in runs}):
-    first = None
-    for name in order:
-        rs = runs.get((workers, name), [])
-        if not rs:
-            continue
-        secs = [r["seconds"] for r in rs]
-        mean = statistics.mean(secs)
-        first = first or mean
-        nodes = statistics.mean(r["nodes"] for r in rs)
-        nps = sum(r["nodes"] for r in rs) / sum(secs)
-        print(f"{workers:>8} {name:>14} {len(rs):>5} {mean:>8.3f} {min(secs):>8.3f} {max(secs):>8.3f} "
-              f"{100 * (mean / first - 1):>+8.1f}% {nodes:>12.0f} {nps:>12.0f}")
-        if workers == 1 and len({r["nodes"] for r in rs}) > 1:
-            print(f"{'':>8} {name:>14} one worker gave different node counts: the search is not deterministic")
-PY
+# The table, with a 95% interval on each variant's change against the first from the runs paired
+# by repetition (bench/ab_table.py).
+python3 bench/ab_table.py "$rows" "${variants[@]%%=*}"

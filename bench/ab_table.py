@@ -1,0 +1,102 @@
+#!/usr/bin/env python3
+"""The table that ends bench/gpu-search-ab.sh: each variant's time to depth against the first's.
+
+Reads the rows the script wrote, one run a line: `NAME REP JSON`, JSON being `kogge benchsmp
+--json`'s last line (workers, nodes, seconds). For every worker count and variant: the runs, the
+mean, least and greatest time, the change of the mean against the first variant's, a 95% interval
+on that change, the mean nodes and the nodes a second.
+
+The interval pairs the runs by repetition: the script runs the variants interleaved (A B A B ...),
+so that a drift of the machine falls on the runs of one repetition alike, and the paired
+differences of the log times take it out. Student's t with one less degree of freedom than the
+pairs. Four runs of a variant whose times spread by 10% can still tell a 10% change from none,
+which the ranges alone (min to max) cannot; with two pairs the interval is wide, and with one
+there is none.
+
+Usage: python3 bench/ab_table.py ROWS NAME [NAME ...]   (the variants' names, the first the base)
+"""
+
+import json
+import math
+import statistics
+import sys
+
+# Two-sided 95% quantiles of Student's t by degrees of freedom; 1.96 beyond the table.
+T95 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306,
+       9: 2.262, 10: 2.228, 12: 2.179, 15: 2.131, 20: 2.086, 30: 2.042}
+
+
+def t95(df):
+    """The quantile for df degrees of freedom (the next smaller tabulated df: conservative)."""
+    if df >= 60:
+        return 1.96
+    return T95[max(d for d in T95 if d <= df)]
+
+
+def paired_change(base, other):
+    """The 95% interval, as fractions (low, high), of other's time over base's, from the runs of
+    the repetitions both have ({rep: seconds}); None with fewer than two pairs."""
+    reps = sorted(set(base) & set(other))
+    if len(reps) < 2:
+        return None
+    d = [math.log(other[r] / base[r]) for r in reps]
+    half = t95(len(d) - 1) * statistics.stdev(d) / math.sqrt(len(d))
+    m = statistics.mean(d)
+    return math.exp(m - half) - 1, math.exp(m + half) - 1
+
+
+def read_rows(lines):
+    """{(workers, name): {rep: run}} from the script's rows."""
+    runs = {}
+    for line in lines:
+        if not line.strip():
+            continue
+        name, rep, js = line.split(" ", 2)
+        r = json.loads(js)
+        runs.setdefault((r["workers"], name), {})[int(rep)] = r
+    return runs
+
+
+def table(runs, order):
+    """The table's lines."""
+    out = [f"{'workers':>8} {'variant':>14} {'runs':>5} {'mean s':>8} {'min s':>8} {'max s':>8} "
+           f"{'vs first':>9} {'95% interval':>17} {'mean nodes':>12} {'nodes/s':>12}"]
+    for workers in sorted({w for w, _ in runs}):
+        base = None
+        for name in order:
+            rs = runs.get((workers, name))
+            if not rs:
+                continue
+            secs = {rep: r["seconds"] for rep, r in rs.items()}
+            mean = statistics.mean(secs.values())
+            interval = ""
+            if base is None:
+                base = (mean, secs)
+            else:
+                ci = paired_change(base[1], secs)
+                if ci is not None:
+                    interval = f"[{100 * ci[0]:+.1f}%, {100 * ci[1]:+.1f}%]"
+            nodes = statistics.mean(r["nodes"] for r in rs.values())
+            nps = sum(r["nodes"] for r in rs.values()) / sum(secs.values())
+            out.append(f"{workers:>8} {name:>14} {len(rs):>5} {mean:>8.3f} {min(secs.values()):>8.3f} "
+                       f"{max(secs.values()):>8.3f} {100 * (mean / base[0] - 1):>+8.1f}% {interval:>17} "
+                       f"{nodes:>12.0f} {nps:>12.0f}")
+            if workers == 1 and len({r["nodes"] for r in rs.values()}) > 1:
+                out.append(f"{'':>8} {name:>14} one worker gave different node counts: "
+                           "the search is not deterministic")
+    return out
+
+
+def main(argv):
+    if len(argv) < 2:
+        print(__doc__.strip().splitlines()[-1], file=sys.stderr)
+        return 2
+    with open(argv[0]) as f:
+        runs = read_rows(f)
+    print()
+    print("\n".join(table(runs, argv[1:])))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

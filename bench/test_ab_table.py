@@ -1,0 +1,69 @@
+"""Tests of bench/ab_table.py, the A/B table of bench/gpu-search-ab.sh (run by scripts/test.sh)."""
+
+import json
+import os
+import sys
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import ab_table  # noqa: E402
+
+
+def row(name, rep, workers, seconds, nodes=1000):
+    return f"{name} {rep} " + json.dumps({"workers": workers, "nodes": nodes, "seconds": seconds})
+
+
+class PairedChangeTest(unittest.TestCase):
+    def test_a_drift_shared_by_each_repetition_leaves_the_change_exact(self):
+        # The machine drifts from 1 s to 2 s; the other variant is 10% faster in every repetition.
+        base = {1: 1.0, 2: 2.0, 3: 1.5}
+        other = {r: 0.9 * s for r, s in base.items()}
+        low, high = ab_table.paired_change(base, other)
+        self.assertAlmostEqual(low, -0.10)
+        self.assertAlmostEqual(high, -0.10)
+
+    def test_noise_without_a_change_gives_an_interval_around_zero(self):
+        base = {1: 1.00, 2: 1.05, 3: 0.97, 4: 1.02}
+        other = {1: 1.03, 2: 1.01, 3: 0.99, 4: 1.00}
+        low, high = ab_table.paired_change(base, other)
+        self.assertLess(low, 0.0)
+        self.assertGreater(high, 0.0)
+
+    def test_a_clear_change_excludes_zero(self):
+        base = {1: 1.00, 2: 1.05, 3: 0.97, 4: 1.02}
+        other = {1: 0.80, 2: 0.86, 3: 0.79, 4: 0.81}
+        low, high = ab_table.paired_change(base, other)
+        self.assertLess(high, 0.0)
+        self.assertLess(low, high)
+
+    def test_fewer_than_two_pairs_give_no_interval(self):
+        self.assertIsNone(ab_table.paired_change({1: 1.0}, {1: 0.9}))
+        self.assertIsNone(ab_table.paired_change({1: 1.0, 2: 1.0}, {2: 0.9, 3: 0.9}))
+
+    def test_t_quantiles_fall_back_to_the_next_smaller_tabulated(self):
+        self.assertEqual(ab_table.t95(3), 3.182)
+        self.assertEqual(ab_table.t95(11), ab_table.t95(10))
+        self.assertEqual(ab_table.t95(100), 1.96)
+
+
+class TableTest(unittest.TestCase):
+    def test_the_first_variant_is_the_base_of_each_worker_count(self):
+        rows = [row("a", 1, 264, 2.0), row("b", 1, 264, 1.0),
+                row("a", 2, 264, 4.0), row("b", 2, 264, 2.0),
+                row("a", 1, 528, 1.0), row("b", 1, 528, 1.5)]
+        lines = ab_table.table(ab_table.read_rows(rows), ["a", "b"])
+        b264 = next(line for line in lines if line.split()[:2] == ["264", "b"])
+        self.assertIn("-50.0%", b264)
+        self.assertIn("[-50.0%, -50.0%]", b264)
+        b528 = next(line for line in lines if line.split()[:2] == ["528", "b"])
+        self.assertIn("+50.0%", b528)
+        self.assertNotIn("[", b528)  # one run each: no interval
+
+    def test_one_worker_with_different_node_counts_is_flagged(self):
+        rows = [row("a", 1, 1, 1.0, nodes=100), row("a", 2, 1, 1.0, nodes=101)]
+        lines = ab_table.table(ab_table.read_rows(rows), ["a"])
+        self.assertTrue(any("not deterministic" in line for line in lines))
+
+
+if __name__ == "__main__":
+    unittest.main()
