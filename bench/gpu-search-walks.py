@@ -6,6 +6,7 @@ Reads the stderr of one or more traced searches, e.g.
     KOGGE_SEARCH_TRACE=1 kogge benchsmp --backend cuda --depth 14 --workers 528 \\
         --mode abdada --positions bench --count 8 2> abdada.err
     python3 bench/gpu-search-walks.py abdada.err default.err
+    python3 bench/gpu-search-walks.py --by-depth default.err   # the same sums for each depth
 
 and sums, over every `iteration` line of each file (one per finished iteration, aspiration
 re-searches included): the iterations' time (first launch to result, the host's part included),
@@ -22,7 +23,7 @@ import re
 import sys
 
 ITERATION = re.compile(
-    r"iteration depth \d+ window \S+: ([\d.]+) ms, launches (\d+); "
+    r"iteration depth (?P<depth>\d+) window \S+: ([\d.]+) ms, launches (\d+); "
     r"finisher worker \d+: (\d+) nodes, (\d+) table cutoffs, (\d+) ETC; "
     r"all (\d+) workers: (\d+) nodes, (\d+) table cutoffs, (\d+) ETC"
 )
@@ -39,14 +40,14 @@ def summarize(lines):
         if not m:
             continue
         iterations += 1
-        ms += float(m.group(1))
-        launches += int(m.group(2))
-        finisher_nodes += int(m.group(3))
-        finisher_table += int(m.group(4))
-        workers = max(workers, int(m.group(6)))
-        nodes += int(m.group(7))
-        table += int(m.group(8))
-        etc += int(m.group(9))
+        ms += float(m.group(2))
+        launches += int(m.group(3))
+        finisher_nodes += int(m.group(4))
+        finisher_table += int(m.group(5))
+        workers = max(workers, int(m.group(7)))
+        nodes += int(m.group(8))
+        table += int(m.group(9))
+        etc += int(m.group(10))
     if iterations == 0:
         return None
     return {
@@ -63,6 +64,16 @@ def summarize(lines):
     }
 
 
+def by_depth(lines):
+    """{depth: the sums over that depth's iteration lines}, deepest last."""
+    groups = {}
+    for line in lines:
+        m = ITERATION.search(line)
+        if m:
+            groups.setdefault(int(m.group("depth")), []).append(line)
+    return {d: summarize(groups[d]) for d in sorted(groups)}
+
+
 def describe(name, s):
     return (
         f"{name}: {s['iterations']} iterations, {s['workers']} workers, {s['ms']:.0f} ms, "
@@ -72,25 +83,32 @@ def describe(name, s):
     )
 
 
-def main(paths):
+def main(args):
+    split = "--by-depth" in args
+    paths = [a for a in args if a != "--by-depth"]
     if not paths:
-        print("usage: python3 bench/gpu-search-walks.py TRACE.err [TRACE.err ...]", file=sys.stderr)
+        print("usage: python3 bench/gpu-search-walks.py [--by-depth] TRACE.err [TRACE.err ...]",
+              file=sys.stderr)
         print(__doc__.strip().split("\n")[0], file=sys.stderr)
         return 2
     status = 0
     for path in paths:
         try:
             with open(path) as f:
-                s = summarize(f)
+                lines = f.readlines()
         except OSError as err:
             print(f"{path}: {err.strerror}", file=sys.stderr)
             status = 1
             continue
+        s = summarize(lines)
         if s is None:
             print(f"{path}: no iteration lines (was KOGGE_SEARCH_TRACE=1 set?)", file=sys.stderr)
             status = 1
             continue
         print(describe(path, s))
+        if split:
+            for depth, sd in by_depth(lines).items():
+                print("  " + describe(f"depth {depth}", sd))
     return status
 
 
