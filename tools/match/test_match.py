@@ -24,6 +24,7 @@ from pathlib import Path
 import chess
 import chess.pgn
 
+import combine
 import depths
 import games
 import match
@@ -180,6 +181,43 @@ class DepthsTest(unittest.TestCase):
         self.assertEqual(engines["b"].game_medians, [8, 20])
         self.assertIn("a: median depth over the first move 8 (6 to 10) in 2 games; 5 moves",
                       depths.report(engines, 1))
+
+
+def _summary(engine1, engine2, wins, draws, losses, faults1=0):
+    """A result.json of match.py with just what combine.py reads."""
+    zero = {"illegal_move": 0, "crash": 0, "hang": 0, "time_forfeit": 0}
+    return {
+        "engine1": engine1, "engine2": engine2, "wins": wins, "draws": draws, "losses": losses,
+        "faults": {"engine1": {**zero, "hang": faults1}, "engine2": dict(zero)},
+    }
+
+
+class CombineTest(unittest.TestCase):
+    def test_runs_of_one_pairing_pool_their_games(self):
+        # The thirtieth session's two calls: 8/25/13 and 14/33/5.
+        c = combine.combine([_summary("sm", "default", 8, 25, 13), _summary("sm", "default", 14, 33, 5)])
+        self.assertEqual((c.wins, c.draws, c.losses, c.files), (22, 58, 18, 2))
+        self.assertIn("W/D/L 22/58/18", c.report())
+        self.assertIn("Elo +14.2 [-29.7, +58.6]", c.report())
+
+    def test_a_run_with_the_engines_swapped_counts_from_the_first_side(self):
+        c = combine.combine([_summary("a", "b", 3, 1, 0), _summary("b", "a", 3, 1, 0, faults1=2)])
+        self.assertEqual((c.wins, c.draws, c.losses), (3, 2, 3))
+        self.assertEqual(c.faults["engine2"]["hang"], 2)  # b's hangs stay b's
+        self.assertEqual(c.faults["engine1"]["hang"], 0)
+
+    def test_other_engines_are_refused(self):
+        with self.assertRaises(ValueError):
+            combine.combine([_summary("a", "b", 1, 0, 0), _summary("a", "c", 1, 0, 0)])
+
+    def test_the_command_line_reads_the_files_and_refuses_a_mismatch(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            one, two = Path(tmp, "one.json"), Path(tmp, "two.json")
+            one.write_text(json.dumps(_summary("a", "b", 2, 0, 1)), encoding="utf-8")
+            two.write_text(json.dumps(_summary("x", "y", 2, 0, 1)), encoding="utf-8")
+            self.assertEqual(combine.main([str(one), str(one)]), 0)
+            self.assertEqual(combine.main([str(one), str(two)]), 1)
+            self.assertEqual(combine.main([str(Path(tmp, "missing.json"))]), 1)
 
 
 class OpeningMovesTest(unittest.TestCase):
