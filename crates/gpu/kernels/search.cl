@@ -140,18 +140,20 @@ DEVICE_FN Frame child_frame(i32 alpha, i32 beta, i32 depth, u32 flags, u32 halfm
 
 /* Helpers on the same multiprocessor share their noise (the seed by SM_ID(), not by worker), so
  * that they order their moves alike, as ABDADA alone's workers all do, while the multiprocessors
- * keep RMO's diversity between them. Workers on one SM that follow the same paths share its
- * caches: the same code (its instruction cache holds about one worker's node, docs/DESIGN.md) and
- * the same table entries in its L1. With 528 workers the finishers walked at 69 K nodes/s with a seed each and at 106 K with this,
- * one worker's speed alone; time to depth 15 fell 10% (264 workers) to 17% (1,056), and the games
- * came out even (docs/PERFORMANCE.md, docs/STRENGTH.md; thirtieth session). The seed is taken at
- * each launch: a worker placed on another SM by a later launch orders its new nodes by that SM's
- * noise. SM_ID() is the worker's own index where the multiprocessor is not known (PoCL), where
- * this is the old rule. 0: a seed each (the default until the thirtieth session). 2: by SM under
- * ABDADA over RMO only, a seed each under RMO alone (`GPU Parallel rmo`), whose helpers have no
- * put-off moves to part them: with 1, a multiprocessor's helpers there would walk much the same
- * tree (reasoned, not measured). 2 is the fix, not yet the default: its kernel is 47 instructions
- * longer (7,664 against 7,616), which no device has timed yet (thirtieth session). */
+ * keep RMO's diversity between them. Workers on one SM that follow the same paths run the same
+ * code at once, which its instruction cache then serves to all of them (it holds about one
+ * worker's node, docs/DESIGN.md). With 528 workers the stalls waiting for an instruction fell
+ * from 54% to 16% (Nsight Compute; the L1 hit rate moved from 94% to 96%), the finishers walked
+ * at 106 K nodes/s against 69 K with a seed each, one worker's speed alone; time to depth 15 fell
+ * 10% (264 workers) to 17% (1,056), and the games came out even (docs/PERFORMANCE.md,
+ * docs/STRENGTH.md; thirtieth session). The seed is taken at each launch: a worker placed on
+ * another SM by a later launch orders its new nodes by that SM's noise. SM_ID() is the worker's
+ * own index where the multiprocessor is not known (PoCL), where this is the old rule.
+ * 0: a seed each (the default until the thirtieth session).
+ * 2: by SM under ABDADA over RMO only, a seed each under RMO alone (`GPU Parallel rmo`), whose
+ * helpers have no put-off moves to part them: with 1, a multiprocessor's helpers there would
+ * walk much the same tree (reasoned, not measured). 2 is the fix, not yet the default: its kernel
+ * is 47 instructions longer (7,664 against 7,616), which no device has timed yet. */
 #ifndef NOISE_BY_SM
 #define NOISE_BY_SM 1
 #endif
