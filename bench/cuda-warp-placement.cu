@@ -84,8 +84,9 @@ static void run(int blocks, int threads, int iterations, int sms) {
     for (auto &kv : smsp_hist) printf("%d:%d ", kv.first, kv.second);
     printf("| %.0f | %lld | %.2f |\n", cycles / warps, most, cycles / warps / iterations);
     if (threads == 32 && warps >= 4) {
-        // Whether consecutive blocks land on different SMs (the search's NOISE_GROUP knob, the
-        // control for NOISE_BY_SM, assumes they do): groups of four with two on one SM.
+        // Whether consecutive blocks land on different SMs (the thirtieth session's control for
+        // NOISE_BY_SM, four consecutive workers with one noise, assumed they do): groups of four
+        // with two on one SM.
         int groups = warps / 4, sharing = 0;
         for (int g = 0; g < groups; g++) {
             std::set<unsigned> on;

@@ -20,7 +20,7 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from stats import INTERVAL_METHOD, elo_estimate, format_elo
+from stats import format_result
 
 
 @dataclass
@@ -55,14 +55,10 @@ class Combined:
                 self.faults[ours][kind] = self.faults[ours].get(kind, 0) + count
 
     def report(self) -> str:
-        estimate = elo_estimate(self.wins, self.draws, self.losses)
         games = self.wins + self.draws + self.losses
         lines = [
             f"{self.engine1} vs {self.engine2}: {games} games from {self.files} runs",
-            f"W/D/L {self.wins}/{self.draws}/{self.losses} (engine1's view), score"
-            f" {100 * estimate.score:.1f}%, Elo {format_elo(estimate.elo)}"
-            f" [{format_elo(estimate.elo_low)}, {format_elo(estimate.elo_high)}]"
-            f" ({INTERVAL_METHOD})",
+            format_result(self.wins, self.draws, self.losses),
         ]
         for side, name in (("engine1", self.engine1), ("engine2", self.engine2)):
             counts = ", ".join(f"{kind} {n}" for kind, n in sorted(self.faults[side].items()))

@@ -62,7 +62,7 @@ import chess
 from games import GameRecord, Settings, load_openings, play_game
 from opening_moves import openings_from_start
 from players import FAULT_KINDS, EngineSpec, Player
-from stats import INTERVAL_METHOD, Sprt, elo_estimate, format_elo
+from stats import INTERVAL_METHOD, Sprt, elo_estimate, format_result
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_OPENINGS = REPO_ROOT / ".." / "shared" / "data" / "openings-8ply.epd"
@@ -204,16 +204,12 @@ class Match:
 
     def report(self) -> str:
         """The closing lines: W/D/L, score, Elo with its interval, SPRT and faults."""
-        estimate = elo_estimate(self.wins, self.draws, self.losses)
         games = len(self.records)
         lines = [
             "",
             f"{self.names[1]} vs {self.names[2]}: {games} games"
             + (" (interrupted)" if self.interrupted else ""),
-            f"W/D/L {self.wins}/{self.draws}/{self.losses} (engine1's view), score"
-            f" {100 * estimate.score:.1f}%, Elo {format_elo(estimate.elo)}"
-            f" [{format_elo(estimate.elo_low)}, {format_elo(estimate.elo_high)}]"
-            f" ({INTERVAL_METHOD})",
+            format_result(self.wins, self.draws, self.losses),
         ]
         if self.sprt is not None:
             llr = self.sprt.llr(self.wins, self.draws, self.losses)

@@ -159,3 +159,15 @@ def format_elo(elo: float) -> str:
     if math.isinf(elo):
         return "+inf" if elo > 0 else "-inf"
     return f"{round(elo, 1) + 0.0:+.1f}"  # + 0.0 turns -0.0 into 0.0
+
+
+def format_result(wins: int, draws: int, losses: int) -> str:
+    """The harness's result line: W/D/L from engine1's side, score, Elo with its interval."""
+    estimate = elo_estimate(wins, draws, losses)
+    return (
+        f"W/D/L {wins}/{draws}/{losses} (engine1's view), score"
+        f" {100 * estimate.score:.1f}%, Elo {format_elo(estimate.elo)}"
+        f" [{format_elo(estimate.elo_low)}, {format_elo(estimate.elo_high)}]"
+        f" ({INTERVAL_METHOD})"
+    )
+

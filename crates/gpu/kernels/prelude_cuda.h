@@ -57,8 +57,8 @@ typedef unsigned char u8;
 #define LOCAL_SIZE() ((u32)blockDim.x)
 #define GROUP_ID() ((u32)blockIdx.x)
 #define NUM_GROUPS() ((u32)gridDim.x)
-// The multiprocessor this thread runs on (PTX's %smid), for experiments that group work-groups
-// by where they run; see prelude_opencl.h for the fallback elsewhere.
+// The multiprocessor this thread runs on (PTX's %smid): the search seeds its helpers' noise by it
+// (NOISE_BY_SM); see prelude_opencl.h for the fallback elsewhere.
 DEVICE_FN u32 kogge_sm_id() {
     u32 sm;
     asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));

@@ -148,7 +148,9 @@ DEVICE_FN Frame child_frame(i32 alpha, i32 beta, i32 depth, u32 flags, u32 halfm
  * 10% (264 workers) to 17% (1,056), and the games came out even (docs/PERFORMANCE.md,
  * docs/STRENGTH.md; thirtieth session). The seed is taken at each launch: a worker placed on
  * another SM by a later launch orders its new nodes by that SM's noise. SM_ID() is the worker's
- * own index where the multiprocessor is not known (PoCL), where this is the old rule.
+ * own index where the multiprocessor is not known (PoCL), where this is the old rule. A control,
+ * the same noise for groups of four consecutive workers (which run on four different SMs), was no
+ * faster, and was removed after the measurement: it is where the paths run that matters.
  * 0: a seed each (the default until the thirtieth session).
  * 2: by SM under ABDADA over RMO only, a seed each under RMO alone (`GPU Parallel rmo`), whose
  * helpers have no put-off moves to part them: with 1, a multiprocessor's helpers there would
@@ -156,13 +158,6 @@ DEVICE_FN Frame child_frame(i32 alpha, i32 beta, i32 depth, u32 flags, u32 halfm
  * is 47 instructions longer (7,664 against 7,616), which no device has timed yet. */
 #ifndef NOISE_BY_SM
 #define NOISE_BY_SM 1
-#endif
-/* Its control (NOISE_BY_SM 0): helpers share their noise in groups of NOISE_GROUP consecutive
- * workers, who run on different multiprocessors where the hardware deals blocks out in turn (1:
- * each its own). Same paths without the same caches: with 4 it was no faster (thirtieth session),
- * so it is where the paths run that matters. */
-#ifndef NOISE_GROUP
-#define NOISE_GROUP 1u
 #endif
 
 /* The search's own register budget on CUDA. NVRTC compiles every module with a cap of 128
@@ -208,7 +203,7 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
 #elif NOISE_BY_SM
     const u32 noise_id = SM_ID();
 #else
-    const u32 noise_id = worker / NOISE_GROUP;
+    const u32 noise_id = worker;
 #endif
     if ((params->mode == MODE_RMO || params->mode == MODE_ABDADA_RMO) && worker > 0)
         randomize_seed = (noise_id + 1u) * 0x9E3779B9u;
