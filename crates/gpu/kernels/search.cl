@@ -151,11 +151,10 @@ DEVICE_FN Frame child_frame(i32 alpha, i32 beta, i32 depth, u32 flags, u32 halfm
  * own index where the multiprocessor is not known (PoCL), where this is the old rule. A control,
  * the same noise for groups of four consecutive workers (which run on four different SMs), was no
  * faster, and was removed after the measurement: it is where the paths run that matters.
- * 0: a seed each (the default until the thirtieth session).
- * 2: by SM under ABDADA over RMO only, a seed each under RMO alone (`GPU Parallel rmo`), whose
- * helpers have no put-off moves to part them: with 1, a multiprocessor's helpers there would
- * walk much the same tree (reasoned, not measured). 2 is the fix, not yet the default: its kernel
- * is 47 instructions longer (7,664 against 7,616), which no device has timed yet. */
+ * RMO alone (`GPU Parallel rmo`) has no put-off moves to part a multiprocessor's helpers, yet a
+ * seed each there took 14% more time to depth 14 than a seed by SM (264 workers, thirty-first
+ * session), so the rule holds in every mode.
+ * 0: a seed each (the default until the thirtieth session). */
 #ifndef NOISE_BY_SM
 #define NOISE_BY_SM 1
 #endif
@@ -198,9 +197,7 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
     i32 root_depth = params->depth;
     u32 randomize_seed = 0;
     if (params->mode == MODE_LAZY) root_depth += (worker & 1u) && worker > 0 ? 1 : 0;
-#if NOISE_BY_SM == 2
-    const u32 noise_id = params->mode == MODE_RMO ? worker : SM_ID();
-#elif NOISE_BY_SM
+#if NOISE_BY_SM
     const u32 noise_id = SM_ID();
 #else
     const u32 noise_id = worker;
