@@ -593,6 +593,9 @@ impl GpuSearch {
                 ));
             }
             if stop(nodes) {
+                if self.trace {
+                    self.trace_stopped(params.depth);
+                }
                 let partial = self
                     .host_results
                     .iter()
@@ -711,6 +714,48 @@ impl GpuSearch {
             done.best,
             done.score,
             groups.join("; ")
+        );
+    }
+
+    /// One line on stderr for a stopped iteration: worker 0's best root move so far, and each
+    /// root move some worker had as its best so far (`partial_move`), with how many workers had
+    /// it and their highest and lowest values. The host plays the highest (`Outcome::Stopped`);
+    /// the line is there to judge that rule against others (`bench/gpu-stop-moves.py`).
+    fn trace_stopped(&self, depth: i32) {
+        let mut moves: std::collections::BTreeMap<u16, (u32, i32, i32)> = Default::default();
+        let mut none = 0u32;
+        for r in &self.host_results {
+            if r.partial_move == 0 {
+                none += 1;
+                continue;
+            }
+            let e =
+                moves
+                    .entry(r.partial_move as u16)
+                    .or_insert((0, r.partial_score, r.partial_score));
+            e.0 += 1;
+            e.1 = e.1.max(r.partial_score);
+            e.2 = e.2.min(r.partial_score);
+        }
+        let mut listed: Vec<(u16, (u32, i32, i32))> = moves.into_iter().collect();
+        listed.sort_by_key(|(_, (count, max, _))| (std::cmp::Reverse(*count), -max));
+        let listed: Vec<String> = listed
+            .iter()
+            .map(|(m, (count, max, min))| format!("{} {count} {max} {min}", Move::from_raw(*m)))
+            .collect();
+        let r0 = &self.host_results[0];
+        let first = if r0.partial_move == 0 {
+            "none".to_string()
+        } else {
+            format!(
+                "{} {}",
+                Move::from_raw(r0.partial_move as u16),
+                r0.partial_score
+            )
+        };
+        eprintln!(
+            "stopped depth {depth}; worker 0 {first}; none {none}; partials {}",
+            listed.join(", ")
         );
     }
 
