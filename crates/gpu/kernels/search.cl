@@ -159,6 +159,17 @@ DEVICE_FN Frame child_frame(i32 alpha, i32 beta, i32 depth, u32 flags, u32 halfm
 #define NOISE_BY_SM 1
 #endif
 
+/* An experiment (thirty-first session, not yet measured on a device): fewer noise orders than
+ * multiprocessors. With NOISE_SEEDS k > 0 the seed is taken from the SM's number modulo k (or the
+ * worker's, with NOISE_BY_SM 0), so k orders are shared among all helpers: k = 1 gives every
+ * helper the same noisy order, between ABDADA alone (no noise, slower to a depth) and the
+ * default's 132. By SM the helpers' first finisher also brought back better moves at depth 11
+ * than with a seed each (docs/STRENGTH.md), so the number of orders may matter as well as where
+ * they run. 0: no folding (the default). */
+#ifndef NOISE_SEEDS
+#define NOISE_SEEDS 0u
+#endif
+
 /* The search's own register budget on CUDA. NVRTC compiles every module with a cap of 128
  * registers a thread (set for GPU perft's occupancy); held to it, this kernel spilled (648 bytes
  * of stack against 536), and one worker ran 11% slower. Bounds of 12 workers per multiprocessor
@@ -198,9 +209,12 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
     u32 randomize_seed = 0;
     if (params->mode == MODE_LAZY) root_depth += (worker & 1u) && worker > 0 ? 1 : 0;
 #if NOISE_BY_SM
-    const u32 noise_id = SM_ID();
+    u32 noise_id = SM_ID();
 #else
-    const u32 noise_id = worker;
+    u32 noise_id = worker;
+#endif
+#if NOISE_SEEDS
+    noise_id %= NOISE_SEEDS;
 #endif
     if ((params->mode == MODE_RMO || params->mode == MODE_ABDADA_RMO) && worker > 0)
         randomize_seed = (noise_id + 1u) * 0x9E3779B9u;

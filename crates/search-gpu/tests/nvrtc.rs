@@ -45,13 +45,15 @@ fn search_kernel_compiles_for_sm_90() {
     // The kernel of the other modes, then the variants built by a define: YBWC's (its split
     // points compiled in), `GPU Finisher checked`'s (FINISH_CHECKED_CODE) and the experiments
     // CLEAN_RANK (helpers reduce and prune by their moves' noise-free places), on where off by
-    // default, and NOISE_BY_SM off (each helper its own noise, the old rule).
+    // default, NOISE_BY_SM off (each helper its own noise, the old rule) and NOISE_SEEDS (fewer
+    // noise orders than multiprocessors).
     let defines: Vec<(&str, String)> = kogge_search_gpu::search_defines();
     for (variant, value) in [
         ("YBWC", "1"),
         ("FINISH_CHECKED_CODE", "1"),
         ("CLEAN_RANK", "1"),
         ("NOISE_BY_SM", "0"),
+        ("NOISE_SEEDS", "8u"),
     ] {
         let ptx = compile_cuda_for_check(
             &kogge_search_gpu::search_source(),
