@@ -22,6 +22,7 @@ import unittest
 from pathlib import Path
 
 import chess
+import chess.engine
 import chess.pgn
 
 import combine
@@ -29,6 +30,7 @@ import depths
 import games
 import match
 import opening_moves
+import quality
 from stats import Sprt, elo_estimate, format_elo
 
 HERE = Path(__file__).resolve().parent
@@ -218,6 +220,34 @@ class CombineTest(unittest.TestCase):
             self.assertEqual(combine.main([str(one), str(one)]), 0)
             self.assertEqual(combine.main([str(one), str(two)]), 1)
             self.assertEqual(combine.main([str(Path(tmp, "missing.json"))]), 1)
+
+
+class QualityTest(unittest.TestCase):
+    def test_each_move_is_charged_what_it_lost(self):
+        # White's view: White's first move keeps +30 (loss 0), Black's gives 130 cp away, White's
+        # next loses 60 and Black's next gains (loss 0, never negative).
+        self.assertEqual(quality.move_losses([30, 30, 160, 100, 50], 0), [(0, 0), (1, 130), (0, 60), (1, 0)])
+        # Black moves first: the signs turn with the mover.
+        self.assertEqual(quality.move_losses([0, 100], 1), [(1, 100)])
+        # A move made with the game decided counts for nothing.
+        self.assertEqual(quality.move_losses([900, 0, -50], 0), [(1, 0)])
+
+    def test_mates_count_as_the_cap(self):
+        mate = chess.engine.PovScore(chess.engine.Mate(3), chess.BLACK)
+        self.assertEqual(quality.white_value(mate), -quality.CAP)
+        cp = chess.engine.PovScore(chess.engine.Cp(5000), chess.WHITE)
+        self.assertEqual(quality.white_value(cp), quality.CAP)
+
+    def test_a_judge_that_finds_every_move_equal(self):
+        pgn = '[White "a"]\n[Black "b"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 *\n'
+        judge = chess.engine.SimpleEngine.popen_uci([sys.executable, str(FAKE), "random"])
+        try:
+            engines = quality.judge_games(pgn, judge, depth=1)
+        finally:
+            judge.quit()
+        self.assertEqual(engines["a"].losses, [0, 0, 0])
+        self.assertEqual(engines["b"].losses, [0, 0])
+        self.assertIn("3 moves, mean loss 0.0 cp", engines["a"].summary())
 
 
 class OpeningMovesTest(unittest.TestCase):

@@ -1,0 +1,137 @@
+"""How good each engine's moves were in a match, judged move by move by a stronger engine.
+
+A match of a few dozen games gives an Elo figure with an interval of ±100 or more; every move of
+those games is a sample of its own. This script has a judge (a UCI engine, e.g. Stockfish) value
+every position of the games at a fixed depth, and charges each move with what it lost: the
+mover's value before the move less its value after it, never below zero, with the values capped
+at ±CAP centipawns (a mate counts as the cap). Moves made with the game already decided (the
+value before the move beyond ±DECIDED) are left out: they lose much or little for reasons of
+their own.
+
+    python3 tools/match/quality.py games.pgn --judge /path/to/stockfish [--depth 12] [--threads 2]
+
+Prints one line per engine: moves judged, the mean loss in centipawns (ACPL) with a 95% interval,
+and how many moves lost more than 50, 100 and 300 cp.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import math
+import statistics
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import chess
+import chess.engine
+import chess.pgn
+
+CAP = 1000
+DECIDED = 800
+
+
+@dataclass
+class EngineLosses:
+    """One engine's moves, each with the centipawns it lost."""
+
+    losses: list[int] = field(default_factory=list)
+
+    def summary(self) -> str:
+        n = len(self.losses)
+        mean = statistics.mean(self.losses)
+        half = 1.96 * statistics.stdev(self.losses) / math.sqrt(n) if n > 1 else float("inf")
+        over = ", ".join(f"{sum(1 for x in self.losses if x > t)} over {t}" for t in (50, 100, 300))
+        return f"{n} moves, mean loss {mean:.1f} cp [{mean - half:.1f}, {mean + half:.1f}]; {over}"
+
+
+def move_losses(white_values: list[int], first_mover: int) -> list[tuple[int, int]]:
+    """(mover, loss) for each move of a game, from the judge's values of its positions (White's
+    view, the position before each move and after the last; capped at ±CAP). `first_mover` is 0
+    when White made the first move, 1 when Black did. Moves made with the game decided are left
+    out."""
+    out = []
+    for ply in range(len(white_values) - 1):
+        mover = (first_mover + ply) % 2
+        sign = 1 if mover == 0 else -1
+        before, after = sign * white_values[ply], sign * white_values[ply + 1]
+        if abs(before) > DECIDED:
+            continue
+        out.append((mover, max(0, before - after)))
+    return out
+
+
+def white_value(score: chess.engine.PovScore) -> int:
+    """The judge's value from White's view, capped at ±CAP (a mate counts as the cap)."""
+    white = score.white()
+    if white.is_mate():
+        return CAP if white.mate() > 0 else -CAP
+    return max(-CAP, min(CAP, white.score()))
+
+
+def iter_games(pgn_text: str) -> Iterator[chess.pgn.Game]:
+    handle = io.StringIO(pgn_text)
+    while (game := chess.pgn.read_game(handle)) is not None:
+        yield game
+
+
+def judge_games(pgn_text: str, judge: chess.engine.SimpleEngine, depth: int) -> dict[str, EngineLosses]:
+    engines: dict[str, EngineLosses] = {}
+    cache: dict[str, int] = {}
+    for number, game in enumerate(iter_games(pgn_text), 1):
+        names = (game.headers.get("White", "?"), game.headers.get("Black", "?"))
+        board = game.board()
+        first_mover = 0 if board.turn == chess.WHITE else 1
+        values = []
+        for move in [None, *game.mainline_moves()]:
+            if move is not None:
+                board.push(move)
+            if board.is_game_over():
+                outcome = board.outcome()
+                values.append(0 if outcome.winner is None else (CAP if outcome.winner == chess.WHITE else -CAP))
+                continue
+            key = board.fen()
+            if key not in cache:
+                info = judge.analyse(board, chess.engine.Limit(depth=depth))
+                cache[key] = white_value(info["score"])
+            values.append(cache[key])
+        for mover, loss in move_losses(values, first_mover):
+            engines.setdefault(names[mover], EngineLosses()).losses.append(loss)
+        print(f"  game {number} judged", file=sys.stderr)
+    return engines
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("pgn", type=Path, nargs="+", help="PGNs written by match.py --pgn")
+    parser.add_argument("--judge", required=True, help="the judge: a UCI engine's command")
+    parser.add_argument("--depth", type=int, default=12, help="the judge's depth (default 12)")
+    parser.add_argument("--threads", type=int, default=1, help="the judge's Threads (default 1)")
+    args = parser.parse_args(argv)
+    text = ""
+    for path in args.pgn:
+        try:
+            text += path.read_text() + "\n\n"
+        except OSError as err:
+            print(f"quality.py: cannot read {path}: {err.strerror}", file=sys.stderr)
+            return 2
+    judge = chess.engine.SimpleEngine.popen_uci(args.judge)
+    try:
+        if args.threads != 1:
+            judge.configure({"Threads": args.threads})
+        engines = judge_games(text, judge, args.depth)
+    finally:
+        judge.quit()
+    if not engines:
+        print("quality.py: no moves to judge", file=sys.stderr)
+        return 1
+    print(f"judged at depth {args.depth}; moves with the game decided (beyond ±{DECIDED} cp) left out")
+    for name, losses in sorted(engines.items()):
+        print(f"{name}: {losses.summary()}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
