@@ -11,7 +11,8 @@ their own.
     python3 tools/match/quality.py games.pgn --judge /path/to/stockfish [--depth 12] [--threads 2]
 
 Prints one line per engine: moves judged, the mean loss in centipawns (ACPL) with a 95% interval,
-and how many moves lost more than 50, 100 and 300 cp.
+how many moves lost more than 50, 100 and 300 cp, and the mean loss of moves 1-20, 21-40 and 41
+on (with their counts).
 """
 
 from __future__ import annotations
@@ -31,6 +32,8 @@ import chess.pgn
 
 CAP = 1000
 DECIDED = 800
+# Parts of a game by move number (the game's own, from the position it started at), for the means.
+PARTS = ((1, 20), (21, 40), (41, 10_000))
 
 
 @dataclass
@@ -38,20 +41,35 @@ class EngineLosses:
     """One engine's moves, each with the centipawns it lost."""
 
     losses: list[int] = field(default_factory=list)
+    # The game's move number (1, 2, ...) of each loss, for the means by part of the game.
+    move_numbers: list[int] = field(default_factory=list)
+
+    def add(self, move_number: int, loss: int) -> None:
+        self.losses.append(loss)
+        self.move_numbers.append(move_number)
 
     def summary(self) -> str:
         n = len(self.losses)
         mean = statistics.mean(self.losses)
         half = 1.96 * statistics.stdev(self.losses) / math.sqrt(n) if n > 1 else float("inf")
         over = ", ".join(f"{sum(1 for x in self.losses if x > t)} over {t}" for t in (50, 100, 300))
-        return f"{n} moves, mean loss {mean:.1f} cp [{mean - half:.1f}, {mean + half:.1f}]; {over}"
+        parts = []
+        for low, high in PARTS:
+            part = [x for x, m in zip(self.losses, self.move_numbers) if low <= m <= high]
+            span = f"{low}-{high}" if high < 10_000 else f"{low}+"
+            parts.append(f"{span} {statistics.mean(part):.1f} ({len(part)})" if part else f"{span} none")
+        return (
+            f"{n} moves, mean loss {mean:.1f} cp [{mean - half:.1f}, {mean + half:.1f}]; {over}; "
+            f"by move: {', '.join(parts)}"
+        )
 
 
-def move_losses(white_values: list[int], first_mover: int) -> list[tuple[int, int]]:
-    """(mover, loss) for each move of a game, from the judge's values of its positions (White's
-    view, the position before each move and after the last; capped at ±CAP). `first_mover` is 0
-    when White made the first move, 1 when Black did. Moves made with the game decided are left
-    out."""
+def move_losses(white_values: list[int], first_mover: int) -> list[tuple[int, int, int]]:
+    """(mover, move number, loss) for each move of a game, from the judge's values of its
+    positions (White's view, the position before each move and after the last; capped at ±CAP).
+    `first_mover` is 0 when White made the first move, 1 when Black did; the move number counts
+    the game's moves from 1 (White's and Black's first moves are both 1). Moves made with the
+    game decided are left out."""
     out = []
     for ply in range(len(white_values) - 1):
         mover = (first_mover + ply) % 2
@@ -59,7 +77,7 @@ def move_losses(white_values: list[int], first_mover: int) -> list[tuple[int, in
         before, after = sign * white_values[ply], sign * white_values[ply + 1]
         if abs(before) > DECIDED:
             continue
-        out.append((mover, max(0, before - after)))
+        out.append((mover, (first_mover + ply) // 2 + 1, max(0, before - after)))
     return out
 
 
@@ -97,8 +115,8 @@ def judge_games(pgn_text: str, judge: chess.engine.SimpleEngine, depth: int) -> 
                 info = judge.analyse(board, chess.engine.Limit(depth=depth))
                 cache[key] = white_value(info["score"])
             values.append(cache[key])
-        for mover, loss in move_losses(values, first_mover):
-            engines.setdefault(names[mover], EngineLosses()).losses.append(loss)
+        for mover, number, loss in move_losses(values, first_mover):
+            engines.setdefault(names[mover], EngineLosses()).add(number, loss)
         print(f"  game {number} judged", file=sys.stderr)
     return engines
 

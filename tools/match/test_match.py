@@ -226,11 +226,19 @@ class QualityTest(unittest.TestCase):
     def test_each_move_is_charged_what_it_lost(self):
         # White's view: White's first move keeps +30 (loss 0), Black's gives 130 cp away, White's
         # next loses 60 and Black's next gains (loss 0, never negative).
-        self.assertEqual(quality.move_losses([30, 30, 160, 100, 50], 0), [(0, 0), (1, 130), (0, 60), (1, 0)])
-        # Black moves first: the signs turn with the mover.
-        self.assertEqual(quality.move_losses([0, 100], 1), [(1, 100)])
+        self.assertEqual(
+            quality.move_losses([30, 30, 160, 100, 50], 0), [(0, 1, 0), (1, 1, 130), (0, 2, 60), (1, 2, 0)]
+        )
+        # Black moves first: the signs turn with the mover, and White's reply is move 2.
+        self.assertEqual(quality.move_losses([0, 100, 100], 1), [(1, 1, 100), (0, 2, 0)])
         # A move made with the game decided counts for nothing.
-        self.assertEqual(quality.move_losses([900, 0, -50], 0), [(1, 0)])
+        self.assertEqual(quality.move_losses([900, 0, -50], 0), [(1, 1, 0)])
+
+    def test_the_means_by_part_of_the_game(self):
+        losses = quality.EngineLosses()
+        for number, loss in ((1, 10), (20, 30), (21, 5), (41, 100), (60, 0)):
+            losses.add(number, loss)
+        self.assertIn("by move: 1-20 20.0 (2), 21-40 5.0 (1), 41+ 50.0 (2)", losses.summary())
 
     def test_mates_count_as_the_cap(self):
         mate = chess.engine.PovScore(chess.engine.Mate(3), chess.BLACK)
