@@ -8,6 +8,7 @@ use crate::bench::POSITIONS;
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use kogge_chess::Board;
+use kogge_chess::epd;
 use kogge_gpu::{BackendKind, choose, list_devices};
 use kogge_search::{GamePosition, Limits, SearchControl};
 use kogge_search_gpu::{Finisher, GpuSearch, GpuSearchOptions, ParallelMode, iterative_deepening};
@@ -32,11 +33,12 @@ pub struct BenchSmpArgs {
     #[arg(long, value_name = "LIST", value_delimiter = ',')]
     pub workers: Vec<usize>,
 
-    /// Positions: `start` (the start position) or `bench` (the first N of `kogge bench`'s).
+    /// Positions: `start` (the start position), `bench` (the first N of `kogge bench`'s), or an
+    /// EPD or FEN file (its first N positions; e.g. endgames, which the bench positions lack).
     #[arg(long, default_value = "start")]
     pub positions: String,
 
-    /// With `--positions bench`: how many.
+    /// With `--positions bench` or a file: how many.
     #[arg(long, default_value_t = 8)]
     pub count: usize,
 
@@ -65,13 +67,33 @@ struct Row {
     time: Duration,
 }
 
+/// The first `count` positions of an EPD or FEN file; a line that does not parse is an error, so
+/// that a table never silently leaves a position out.
+fn positions_from_file(path: &str, count: usize) -> Result<Vec<Board>> {
+    let text = std::fs::read_to_string(path).with_context(|| {
+        format!("--positions '{path}': not start, bench or a readable EPD/FEN file")
+    })?;
+    let positions: Vec<Board> = epd::parse_file(&text)
+        .into_iter()
+        .take(count)
+        .map(|(line, parsed)| {
+            parsed
+                .map(|e| e.board)
+                .with_context(|| format!("{path}, line {line}"))
+        })
+        .collect::<Result<_>>()?;
+    if positions.is_empty() {
+        bail!("--positions '{path}': no positions in the file");
+    }
+    Ok(positions)
+}
+
 pub fn run(args: &BenchSmpArgs) -> Result<ExitCode> {
     let kind = match args.backend.as_deref() {
         Some("cuda") => Some(BackendKind::Cuda),
         Some("opencl") => Some(BackendKind::OpenCl),
         _ => None,
     };
-    let info = choose(&list_devices(), kind, args.device).context("no GPU device")?;
     let positions: Vec<Board> = match args.positions.as_str() {
         "start" => vec![Board::startpos()],
         "bench" => POSITIONS
@@ -79,8 +101,9 @@ pub fn run(args: &BenchSmpArgs) -> Result<ExitCode> {
             .take(args.count.max(1))
             .map(|(fen, _)| Board::from_fen(fen).context("bench position"))
             .collect::<Result<_>>()?,
-        other => bail!("unknown --positions '{other}' (expected start or bench)"),
+        file => positions_from_file(file, args.count.max(1))?,
     };
+    let info = choose(&list_devices(), kind, args.device).context("no GPU device")?;
     let default = GpuSearchOptions::for_device(&info);
     let counts: Vec<usize> = if args.workers.is_empty() {
         std::iter::successors(Some(1usize), |n| Some(n * 2))

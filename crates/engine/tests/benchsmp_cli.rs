@@ -1,0 +1,94 @@
+//! `kogge benchsmp --positions FILE`: the table over a file's positions (on PoCL in CI), and clear
+//! errors for a file that is missing or has a bad line, before any device is looked for.
+
+mod common;
+
+use common::{kogge, stderr, stdout};
+
+fn temp_file(name: &str, text: &str) -> std::path::PathBuf {
+    let path = std::env::temp_dir().join(format!("kogge-benchsmp-{}-{name}", std::process::id()));
+    std::fs::write(&path, text).expect("a temporary file");
+    path
+}
+
+#[test]
+fn a_missing_file_is_named() {
+    let out = kogge(&[
+        "benchsmp",
+        "--positions",
+        "/no/such/file.epd",
+        "--workers",
+        "1",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(err.contains("'/no/such/file.epd'"), "{err}");
+    assert!(
+        err.contains("not start, bench or a readable EPD/FEN file"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_bad_line_is_named() {
+    let path = temp_file("bad.epd", "8/8/8/8/8/8/8/K1k5 w - -\nnot a position\n");
+    let out = kogge(&[
+        "benchsmp",
+        "--positions",
+        path.to_str().unwrap(),
+        "--workers",
+        "1",
+    ]);
+    std::fs::remove_file(&path).ok();
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(err.contains("line 2"), "{err}");
+}
+
+#[test]
+fn the_table_covers_the_files_first_positions() {
+    // Two endgames and a middlegame, full FEN and EPD; --count 2 takes the first two.
+    let path = temp_file(
+        "three.fen",
+        "8/5k2/8/8/3K4/8/4P3/8 w - - 0 60\n8/8/4k3/8/8/2R5/4K3/8 b - -\nr1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3\n",
+    );
+    let out = kogge(&[
+        "benchsmp",
+        "--backend",
+        "opencl",
+        "--positions",
+        path.to_str().unwrap(),
+        "--count",
+        "2",
+        "--workers",
+        "1",
+        "--depth",
+        "3",
+    ]);
+    std::fs::remove_file(&path).ok();
+    let (text, err) = (stdout(&out), stderr(&out));
+    if out.status.code() != Some(0) && err.contains("no GPU device") {
+        assert!(
+            std::env::var("CI").as_deref() != Ok("true"),
+            "no OpenCL device in CI: {err}"
+        );
+        eprintln!("note: no OpenCL device, benchsmp not run: {err}");
+        return;
+    }
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "stdout:\n{text}\nstderr:\n{err}"
+    );
+    assert!(text.contains("depth 3, 2 position(s)"), "{text}");
+    let row = text
+        .lines()
+        .find(|l| l.split_whitespace().next() == Some("1"))
+        .unwrap_or_else(|| panic!("a row for one worker: {text}"));
+    let nodes: u64 = row
+        .split_whitespace()
+        .nth(1)
+        .and_then(|n| n.parse().ok())
+        .expect("nodes");
+    assert!(nodes > 0, "{text}");
+}
