@@ -1,0 +1,71 @@
+#!/usr/bin/env python3
+"""Time to a fixed depth over the positions of an EPD or FEN file, for any UCI engine command: the
+GPU search (`kogge --backend cuda`) and the CPU search on N threads side by side, on positions the
+bench set lacks (endgames, whose depths in games grow for the CPU and not for the GPU:
+docs/STRENGTH.md, thirty-first session).
+
+    PYTHONPATH=... bench/time-to-depth.py --positions endgames.epd --count 16 --depth 16 \\
+        --engine gpu="kogge --backend cuda" --engine cpu16="kogge --backend cpu" \\
+        --option cpu16:Threads=16
+
+Each search starts after `ucinewgame`. Prints one line per engine: positions, total and median
+seconds, nodes and nodes a second (as the engine reports them). Needs python-chess.
+"""
+
+import argparse
+import shlex
+import statistics
+import sys
+import time
+
+import chess
+import chess.engine
+
+
+def fen_of(line):
+    fields = line.split()
+    if len(fields) >= 6 and fields[4].isdigit() and fields[5].isdigit():
+        return " ".join(fields[:6])
+    return " ".join(fields[:4]) + " 0 1"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--positions", required=True)
+    ap.add_argument("--count", type=int, default=16)
+    ap.add_argument("--depth", type=int, default=14)
+    ap.add_argument("--engine", action="append", required=True, help="NAME=COMMAND")
+    ap.add_argument("--option", action="append", default=[], help="NAME:Option=Value")
+    args = ap.parse_args()
+    with open(args.positions) as f:
+        fens = [fen_of(l) for l in f if l.strip() and not l.startswith("#")][: args.count]
+    for spec in args.engine:
+        name, command = spec.split("=", 1)
+        engine = chess.engine.SimpleEngine.popen_uci(shlex.split(command), timeout=600)
+        try:
+            options = {}
+            for o in args.option:
+                who, setting = o.split(":", 1)
+                if who == name:
+                    key, value = setting.split("=", 1)
+                    options[key] = value
+            engine.configure(options)
+            seconds, nodes = [], 0
+            for fen in fens:
+                board = chess.Board(fen)
+                start = time.monotonic()
+                # A new `game` each time: python-chess sends `ucinewgame` first.
+                info = engine.analyse(board, chess.engine.Limit(depth=args.depth), game=object())
+                seconds.append(time.monotonic() - start)
+                nodes += info.get("nodes", 0)
+        finally:
+            engine.quit()
+        total = sum(seconds)
+        print(f"{name}: {len(fens)} positions to depth {args.depth}: {total:.2f} s "
+              f"(median {statistics.median(seconds):.3f} s), {nodes} nodes, "
+              f"{nodes / total / 1e6:.2f} M nodes/s")
+        sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()
