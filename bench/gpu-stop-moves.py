@@ -20,6 +20,8 @@ the luckiest rather than the best. This script measures the rule against others:
 
 Usage: bench/gpu-stop-moves.py --engine kogge --positions FILE.epd [--count N] [--movetime MS]
        [--option Name=Value ...] [--stockfish PATH --sf-depth D --sf-threads T] [--out FILE.json]
+       bench/gpu-stop-moves.py --records FILE.json --stockfish PATH ...   (judge saved searches)
+The judge needs python-chess (tools/match/requirements.txt); the searches need nothing.
 """
 
 import argparse
@@ -193,38 +195,35 @@ def run_engine(args, fens):
     return records
 
 
-def sf_value(sf, fen, move, depth):
-    """Stockfish's value of `move` (centipawns, side to move; mates as +-(30000 - plies))."""
-    sf.send(f"position fen {fen}")
-    sf.send(f"go depth {depth} searchmoves {move}")
-    value = None
-    for line in sf.until("bestmove"):
-        m = re.search(r"score (cp|mate) (-?\d+)", line)
-        if m and " pv " in line and "bound" not in line:
-            n = int(m[2])
-            value = n if m[1] == "cp" else (30000 - abs(n)) * (1 if n > 0 else -1)
-    return value
-
-
 def judge(args, records):
-    sf = Uci([args.stockfish])
-    sf.send("uci")
-    sf.until("uciok")
-    sf.send(f"setoption name Threads value {args.sf_threads}")
-    sf.send("setoption name Hash value 256")
-    sf.send("isready")
-    sf.until("readyok")
+    """Each rule's move valued by the judge (centipawns, side to move; mates as +-(30000 - plies))
+    where the rules disagree. python-chess drives the judge (tools/match/requirements.txt)."""
+    import chess
+    import chess.engine
+
+    sf = chess.engine.SimpleEngine.popen_uci(args.stockfish)
     judged = 0
-    for r in records:
-        moves = rule_moves(r)
-        r["rules"] = moves
-        distinct = sorted(set(moves.values()))
-        if len(distinct) < 2:
-            continue
-        sf.send("ucinewgame")
-        r["values"] = {m: sf_value(sf, r["fen"], m, args.sf_depth) for m in distinct}
-        judged += 1
-    sf.close()
+    try:
+        sf.configure({"Threads": args.sf_threads, "Hash": 256})
+        for r in records:
+            moves = rule_moves(r)
+            r["rules"] = moves
+            distinct = sorted(set(moves.values()))
+            if len(distinct) < 2:
+                continue
+            board = chess.Board(r["fen"])
+            r["values"] = {}
+            for m in distinct:
+                info = sf.analyse(
+                    board,
+                    chess.engine.Limit(depth=args.sf_depth),
+                    root_moves=[chess.Move.from_uci(m)],
+                    game=object(),  # a new game each time: `ucinewgame` first
+                )
+                r["values"][m] = info["score"].relative.score(mate_score=30000)
+            judged += 1
+    finally:
+        sf.quit()
     print(f"  {judged} positions judged by Stockfish", file=sys.stderr)
 
 
@@ -255,8 +254,8 @@ def table(records, margin):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--engine", required=True)
-    ap.add_argument("--positions", required=True)
+    ap.add_argument("--engine")
+    ap.add_argument("--positions")
     ap.add_argument("--count", type=int, default=200)
     ap.add_argument("--movetime", type=int, default=300)
     ap.add_argument("--option", action="append", default=[], help="UCI option Name=Value")
@@ -267,6 +266,8 @@ def main():
     ap.add_argument("--out", help="the records as JSON")
     ap.add_argument("--records", help="judge/print these records (JSON) instead of searching")
     args = ap.parse_args()
+    if not args.records and not (args.engine and args.positions):
+        ap.error("--engine and --positions are needed unless --records is given")
     if args.records:
         with open(args.records) as f:
             records = json.load(f)

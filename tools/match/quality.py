@@ -83,10 +83,10 @@ def move_losses(white_values: list[int], first_mover: int) -> list[tuple[int, in
 
 def white_value(score: chess.engine.PovScore) -> int:
     """The judge's value from White's view, capped at ±CAP (a mate counts as the cap)."""
-    white = score.white()
-    if white.is_mate():
-        return CAP if white.mate() > 0 else -CAP
-    return max(-CAP, min(CAP, white.score()))
+    value = score.white().score(mate_score=CAP)
+    if score.is_mate():
+        return CAP if value > 0 else -CAP
+    return max(-CAP, min(CAP, value))
 
 
 def iter_games(pgn_text: str) -> Iterator[chess.pgn.Game]:

@@ -43,9 +43,9 @@ fn search_kernel_compiles_for_sm_90() {
         return;
     }
     // The kernel of the other modes, then the variants built by a define: YBWC's (its split
-    // points compiled in), `GPU Finisher checked`'s (FINISH_CHECKED_CODE) and the experiments
-    // CLEAN_RANK (helpers reduce and prune by their moves' noise-free places), on where off by
-    // default, NOISE_BY_SM off (each helper its own noise, the old rule) and NOISE_SEEDS (fewer
+    // points compiled in), `GPU Finisher checked`'s (FINISH_CHECKED_CODE), and each experiment
+    // set against its default: CLEAN_RANK on (helpers reduce and prune by their moves' noise-free
+    // places), NOISE_BY_SM off (each helper its own noise, the old rule) and NOISE_SEEDS 8 (fewer
     // noise orders than multiprocessors).
     let defines: Vec<(&str, String)> = kogge_search_gpu::search_defines();
     for (variant, value) in [
