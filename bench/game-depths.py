@@ -1,0 +1,159 @@
+#!/usr/bin/env python3
+"""How deep engines search the positions of real games, in the order a game reaches them: each
+engine replays the games of a PGN, searching its side's positions at a fixed time a move, with its
+table kept from move to move (one `ucinewgame` a game), as in a game but without the clock's say.
+
+The question it answers (thirty-second session): in games against 16 CPU threads the GPU search's
+median depth stays at 18 from move 41 on while the CPU's grows to 22 (docs/STRENGTH.md), though
+with a fresh table both reach depth 18 in endgames in about the same time (`bench/time-to-depth.py`).
+What a game adds is the table left by the moves before, and short moves.
+
+    PYTHONPATH=... bench/game-depths.py --pgn games.pgn --games 8 --movetime 0.1 \\
+        --engine gpu="kogge --backend cuda" --engine cpu16="kogge --backend cpu" \\
+        --option cpu16:Threads=16 --option gpu:Hash=1024 --option cpu16:Hash=1024
+
+Prints, per engine and part of the game (moves 1-20, 21-40, 41 on), the positions searched and
+the median and mean depth, median nodes and nodes a second (as the engine reports them);
+`--json FILE` keeps every search. `--stderr DIR` keeps each engine's stderr (the GPU search's
+`KOGGE_SEARCH_TRACE` lines). Needs python-chess.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shlex
+import statistics
+import sys
+import time
+
+import chess
+import chess.engine
+import chess.pgn
+
+PARTS = ((1, 20, "moves 1-20"), (21, 40, "moves 21-40"), (41, 10**6, "moves 41 on"))
+
+
+def part_of(fullmove: int) -> str:
+    return next(name for first, last, name in PARTS if first <= fullmove <= last)
+
+
+def positions_of(game: chess.pgn.Game, side: str) -> list[chess.Board]:
+    """The game's positions before each move made by `side` (white, black or both), in order."""
+    board = game.board()
+    out = []
+    for move in game.mainline_moves():
+        mover = "white" if board.turn == chess.WHITE else "black"
+        if side in ("both", mover):
+            out.append(board.copy())
+        board.push(move)
+    return out
+
+
+def summarise(records: list[dict]) -> list[dict]:
+    """Per engine and part of the game (in PARTS' order): positions, median and mean depth of the
+    searches that reported one, median nodes, and nodes a second over the part."""
+    rows = []
+    for engine in dict.fromkeys(r["engine"] for r in records):
+        for _, _, part in PARTS:
+            mine = [r for r in records if r["engine"] == engine and part_of(r["fullmove"]) == part]
+            if not mine:
+                continue
+            depths = [r["depth"] for r in mine if r["depth"] is not None]
+            seconds = sum(r["seconds"] for r in mine)
+            nodes = [r["nodes"] for r in mine]
+            rows.append({
+                "engine": engine,
+                "part": part,
+                "positions": len(mine),
+                "median_depth": statistics.median(depths) if depths else None,
+                "mean_depth": statistics.fmean(depths) if depths else None,
+                "median_nodes": statistics.median(nodes),
+                "nps": sum(nodes) / seconds if seconds > 0 else 0.0,
+            })
+    return rows
+
+
+def format_row(row: dict) -> str:
+    depth = ("no depth" if row["median_depth"] is None else
+             f"depth median {row['median_depth']:g}, mean {row['mean_depth']:.1f}")
+    return (f"{row['engine']}: {row['part']}: {row['positions']} positions, {depth}, "
+            f"median {row['median_nodes']:.0f} nodes, {row['nps'] / 1e6:.2f} M nodes/s")
+
+
+def options_for(name: str, specs: list[str]) -> dict:
+    options = {}
+    for spec in specs:
+        who, setting = spec.split(":", 1)
+        if who == name:
+            key, value = setting.split("=", 1)
+            options[key] = value
+    return options
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--pgn", required=True)
+    ap.add_argument("--games", type=int, default=8, help="the PGN's first N games")
+    ap.add_argument("--movetime", type=float, default=0.1, help="seconds a search")
+    ap.add_argument("--side", choices=("white", "black", "both"), default="white",
+                    help="whose positions each engine searches (a player searches every other one)")
+    ap.add_argument("--from-move", type=int, default=1,
+                    help="search from this move on (the table is still built only from then)")
+    ap.add_argument("--engine", action="append", required=True, help="NAME=COMMAND")
+    ap.add_argument("--option", action="append", default=[], help="NAME:Option=Value")
+    ap.add_argument("--json", help="write every search here")
+    ap.add_argument("--stderr", help="a folder for each engine's stderr (NAME.stderr)")
+    args = ap.parse_args()
+
+    games = []
+    with open(args.pgn) as f:
+        while len(games) < args.games:
+            game = chess.pgn.read_game(f)
+            if game is None:
+                break
+            games.append(game)
+    if not games:
+        print(f"no games in {args.pgn}", file=sys.stderr)
+        return 1
+    records = []
+    for spec in args.engine:
+        name, command = spec.split("=", 1)
+        err = None
+        if args.stderr:
+            os.makedirs(args.stderr, exist_ok=True)
+            err = open(os.path.join(args.stderr, f"{name}.stderr"), "w")
+        engine = chess.engine.SimpleEngine.popen_uci(shlex.split(command), timeout=600, stderr=err)
+        try:
+            engine.configure(options_for(name, args.option))
+            for g, game in enumerate(games):
+                token = object()  # a new `game`: python-chess sends `ucinewgame` first
+                for board in positions_of(game, args.side):
+                    if board.fullmove_number < args.from_move:
+                        continue
+                    start = time.monotonic()
+                    info = engine.analyse(board, chess.engine.Limit(time=args.movetime), game=token)
+                    records.append({
+                        "engine": name,
+                        "game": g,
+                        "fullmove": board.fullmove_number,
+                        "pieces": chess.popcount(board.occupied),
+                        "depth": info.get("depth"),
+                        "nodes": info.get("nodes", 0),
+                        "seconds": time.monotonic() - start,
+                    })
+        finally:
+            engine.quit()
+            if err:
+                err.close()
+    for row in summarise(records):
+        print(format_row(row))
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(records, f)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

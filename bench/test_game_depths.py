@@ -1,0 +1,87 @@
+"""Tests of bench/game-depths.py, the depths of engines replaying games (run by scripts/test.sh)."""
+
+import importlib.util
+import io
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+import chess.pgn
+
+_here = os.path.dirname(os.path.abspath(__file__))
+_spec = importlib.util.spec_from_file_location("game_depths", os.path.join(_here, "game-depths.py"))
+depths = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(depths)
+
+PGN = """[Event "t"]
+[FEN "4k3/8/8/8/8/8/4P3/4K3 w - - 0 40"]
+[SetUp "1"]
+
+40. e4 Kd7 41. e5 Ke6 42. Ke2 Kxe5 *
+"""
+
+
+def record(engine, fullmove, depth, nodes=1000, seconds=0.1):
+    return {"engine": engine, "game": 0, "fullmove": fullmove, "pieces": 3, "depth": depth,
+            "nodes": nodes, "seconds": seconds}
+
+
+class GameDepthsTest(unittest.TestCase):
+    def test_parts_of_the_game(self):
+        self.assertEqual(depths.part_of(1), "moves 1-20")
+        self.assertEqual(depths.part_of(20), "moves 1-20")
+        self.assertEqual(depths.part_of(21), "moves 21-40")
+        self.assertEqual(depths.part_of(41), "moves 41 on")
+        self.assertEqual(depths.part_of(300), "moves 41 on")
+
+    def test_a_side_searches_every_other_position(self):
+        game = chess.pgn.read_game(io.StringIO(PGN))
+        white = depths.positions_of(game, "white")
+        black = depths.positions_of(game, "black")
+        both = depths.positions_of(game, "both")
+        self.assertEqual([b.fullmove_number for b in white], [40, 41, 42])
+        self.assertTrue(all(b.turn == chess.WHITE for b in white))
+        self.assertEqual([b.fullmove_number for b in black], [40, 41, 42])
+        self.assertTrue(all(b.turn == chess.BLACK for b in black))
+        self.assertEqual(len(both), 6)
+        # Each is the position before the move: black's first has the pawn on e4.
+        self.assertEqual(black[0].piece_at(chess.E4), chess.Piece(chess.PAWN, chess.WHITE))
+
+    def test_summary_by_engine_and_part(self):
+        records = [record("a", 5, 10), record("a", 6, 12), record("a", 7, None),
+                   record("a", 45, 20, nodes=3000, seconds=0.2), record("b", 45, 15)]
+        rows = depths.summarise(records)
+        self.assertEqual([(r["engine"], r["part"]) for r in rows],
+                         [("a", "moves 1-20"), ("a", "moves 41 on"), ("b", "moves 41 on")])
+        first = rows[0]
+        self.assertEqual(first["positions"], 3)
+        self.assertEqual(first["median_depth"], 11)  # the search without a depth left out
+        self.assertAlmostEqual(first["nps"], 3000 / 0.3)
+        self.assertEqual(rows[1]["median_nodes"], 3000)
+        self.assertIn("no depth", depths.format_row(depths.summarise([record("c", 1, None)])[0]))
+
+    def test_a_replay_with_the_fake_engine(self):
+        fake = os.path.join(_here, "..", "tools", "match", "fake_engine.py")
+        with tempfile.TemporaryDirectory() as tmp:
+            pgn = os.path.join(tmp, "g.pgn")
+            with open(pgn, "w") as f:
+                f.write(PGN)
+            out = os.path.join(tmp, "r.json")
+            run = subprocess.run(
+                [sys.executable, os.path.join(_here, "game-depths.py"), "--pgn", pgn,
+                 "--movetime", "0.01", "--side", "black", "--engine", f"fake={sys.executable} {fake} random",
+                 "--json", out],
+                capture_output=True, text=True, timeout=60)
+            self.assertEqual(run.returncode, 0, run.stderr)
+            self.assertIn("fake: moves 21-40: 1 positions, depth median 1,", run.stdout)
+            self.assertIn("fake: moves 41 on: 2 positions, depth median 1,", run.stdout)
+            with open(out) as f:
+                saved = json.load(f)
+            self.assertEqual([r["fullmove"] for r in saved], [40, 41, 42])
+
+
+if __name__ == "__main__":
+    unittest.main()
