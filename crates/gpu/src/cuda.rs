@@ -230,8 +230,13 @@ impl CudaDevice {
         self.synchronize()
     }
 
-    pub(crate) fn read(&self, buffer: &RawCudaBuffer, out: &mut [u8]) -> Result<(), GpuError> {
-        let view = buffer.slice(..out.len());
+    pub(crate) fn read(
+        &self,
+        buffer: &RawCudaBuffer,
+        offset: usize,
+        out: &mut [u8],
+    ) -> Result<(), GpuError> {
+        let view = buffer.slice(offset..offset + out.len());
         self.stream.memcpy_dtoh(&view, out).ctx("cuMemcpyDtoH")?;
         self.synchronize()
     }

@@ -344,10 +344,25 @@ impl Device {
     /// Copies the first `out.len()` values of `buffer` into `out`, after all work queued before;
     /// returns when the copy is done.
     pub fn read<T: Pod>(&self, buffer: &Buffer<T>, out: &mut [T]) -> Result<(), GpuError> {
+        self.read_at(buffer, 0, out)
+    }
+
+    /// Copies `out.len()` values of `buffer` from its value `offset` on into `out` (one bucket
+    /// of a large table, without reading the rest), after all work queued before; returns when
+    /// the copy is done.
+    pub fn read_at<T: Pod>(
+        &self,
+        buffer: &Buffer<T>,
+        offset: usize,
+        out: &mut [T],
+    ) -> Result<(), GpuError> {
         self.check_mine(buffer.device_id, "buffer")?;
-        if out.len() > buffer.len {
+        if offset
+            .checked_add(out.len())
+            .is_none_or(|end| end > buffer.len)
+        {
             return Err(GpuError::BadArgument(format!(
-                "reading {} elements from a buffer of {}",
+                "reading {} elements from element {offset} of a buffer of {}",
                 out.len(),
                 buffer.len
             )));
@@ -355,10 +370,13 @@ impl Device {
         if out.is_empty() {
             return self.synchronize();
         }
+        let offset_bytes = offset * std::mem::size_of::<T>();
         let bytes = pod::as_bytes_mut(out);
         match (&self.inner, &buffer.raw) {
-            (DeviceInner::Cuda(d), private::RawBuffer::Cuda(b)) => d.read(b, bytes),
-            (DeviceInner::OpenCl(d), private::RawBuffer::OpenCl(b)) => d.read(b, bytes),
+            (DeviceInner::Cuda(d), private::RawBuffer::Cuda(b)) => d.read(b, offset_bytes, bytes),
+            (DeviceInner::OpenCl(d), private::RawBuffer::OpenCl(b)) => {
+                d.read(b, offset_bytes, bytes)
+            }
             _ => Err(foreign("buffer")),
         }
     }

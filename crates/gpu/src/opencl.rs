@@ -406,12 +406,17 @@ impl OclDevice {
         Ok(())
     }
 
-    pub(crate) fn read(&self, buffer: &RawOclBuffer, out: &mut [u8]) -> Result<(), GpuError> {
-        // SAFETY: a blocking read of out.len() bytes, which the caller checked fit in the
-        // buffer, into memory we hold exclusively until the call returns.
+    pub(crate) fn read(
+        &self,
+        buffer: &RawOclBuffer,
+        offset: usize,
+        out: &mut [u8],
+    ) -> Result<(), GpuError> {
+        // SAFETY: a blocking read of out.len() bytes from byte `offset`, which the caller
+        // checked fit in the buffer, into memory we hold exclusively until the call returns.
         unsafe {
             self.queue
-                .enqueue_read_buffer(buffer, CL_BLOCKING, 0, out, &[])
+                .enqueue_read_buffer(buffer, CL_BLOCKING, offset, out, &[])
         }
         .ctx("clEnqueueReadBuffer")?;
         Ok(())

@@ -213,6 +213,11 @@ fn round_trip<T: Pod + PartialEq + std::fmt::Debug + Default>(device: &Device, d
     let mut head = vec![T::default(); data.len() / 2];
     device.read(&buffer, &mut head).unwrap();
     assert_eq!(head, data[..data.len() / 2]);
+    // A read from an offset takes the values from there (one bucket of a table).
+    let mut tail = vec![T::default(); data.len() / 3];
+    let from = data.len() - tail.len();
+    device.read_at(&buffer, from, &mut tail).unwrap();
+    assert_eq!(tail, data[from..]);
 }
 
 #[test]
@@ -256,6 +261,21 @@ fn uploads_read_back_unchanged() {
             device.read(&buffer, &mut too_long),
             Err(GpuError::BadArgument(_))
         ));
+        // As is a read from an offset past the end, or one running over it.
+        let mut two = [0u64; 2];
+        for offset in [7, 8, usize::MAX] {
+            assert!(
+                matches!(
+                    device.read_at(&buffer, offset, &mut two),
+                    Err(GpuError::BadArgument(_))
+                ),
+                "offset {offset}"
+            );
+        }
+        device.read_at(&buffer, 6, &mut two).unwrap();
+        assert_eq!(two, [0, 0]);
+        device.read_at(&buffer, 1, &mut two).unwrap();
+        assert_eq!(two, [6, 7]);
     });
 }
 
