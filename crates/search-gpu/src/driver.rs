@@ -868,6 +868,37 @@ impl GpuSearch {
             .count();
         Ok((used * 1000 / (words / 2)) as u32)
     }
+    /// The table's entry for the position of `key` (the root of the next search), as an earlier
+    /// search left it: one bucket read from the device. `None` without one or without a move.
+    pub fn table_entry(&self, key: u64) -> Result<Option<TableEntry>, GpuError> {
+        let words_per_entry = TT_ENTRY_BYTES / 8;
+        let bucket = (key & ((1u64 << self.tt_log2) - 1)) as usize;
+        let mut words = [0u64; TT_BUCKET * TT_ENTRY_BYTES / 8];
+        self.device
+            .read_at(&self.tt, bucket * TT_BUCKET * words_per_entry, &mut words)?;
+        Ok(words.chunks(words_per_entry).find_map(|e| {
+            let (check, data) = (e[0], e[1]);
+            let raw_move = (data & 0xffff) as u16;
+            (data != 0 && check ^ data == key && raw_move != 0).then(|| TableEntry {
+                best: Move::from_raw(raw_move),
+                score: i32::from((data >> 16) as u16 as i16),
+                depth: ((data >> 48) & 0xff) as i32,
+                exact: (data >> 56) & 3 == 3,
+            })
+        }))
+    }
+}
+
+/// A table entry as the host reads it (`kernels/search_table.h` packs it): the root's, left by
+/// an earlier search. Its score is the node's own (the root is ply 0, so no mate distance to
+/// adjust).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TableEntry {
+    pub best: Move,
+    pub score: i32,
+    pub depth: i32,
+    /// An exact value, not a bound.
+    pub exact: bool,
 }
 
 /// The longest prefix of `moves` that is legal from `root`.

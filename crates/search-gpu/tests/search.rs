@@ -410,3 +410,87 @@ fn every_line_reports_how_full_the_table_is() {
         );
     }
 }
+
+/// Iterative deepening on `gpu` from `position` within `limits`: the result and the lines it
+/// reported (depth, bound, first move).
+fn deepen(
+    gpu: &mut GpuSearch,
+    position: &kogge_search::GamePosition,
+    limits: &kogge_search::Limits,
+) -> (
+    kogge_search::SearchResult,
+    Vec<(u32, kogge_search::Bound, Option<kogge_chess::Move>)>,
+) {
+    use kogge_search::{Report, SearchControl};
+    use std::sync::Mutex;
+    use std::time::{Duration, Instant};
+    let legal: Vec<_> = position.board.legal_moves().iter().copied().collect();
+    let lines = Mutex::new(Vec::new());
+    let sink = |r: Report| {
+        if let Report::Pv(info) = r {
+            lines
+                .lock()
+                .unwrap()
+                .push((info.depth, info.bound, info.pv.first().copied()));
+        }
+    };
+    let result = kogge_search_gpu::iterative_deepening(
+        gpu,
+        position,
+        limits,
+        &SearchControl::new(),
+        &sink,
+        &legal,
+        Instant::now(),
+        Duration::ZERO,
+        1,
+    )
+    .unwrap();
+    (result, lines.into_inner().unwrap())
+}
+
+#[test]
+fn a_search_starts_at_the_depth_the_table_holds_for_its_root() {
+    // The second search of a position starts at the depth its root's entry holds, not at 1;
+    // stopped before its first iteration completes, it plays the entry's move and says so.
+    use kogge_search::{GamePosition, Limits};
+    let position = GamePosition::new(Board::startpos());
+    for mut gpu in open_all(1) {
+        assert_eq!(gpu.table_entry(position.board.hash()).unwrap(), None);
+        let (first, lines) = deepen(&mut gpu, &position, &Limits::depth(6));
+        assert_eq!(lines.first().map(|l| l.0), Some(1), "{lines:?}");
+        let entry = gpu
+            .table_entry(position.board.hash())
+            .unwrap()
+            .expect("the root's entry");
+        assert!(entry.depth >= 6 && entry.exact, "{entry:?}");
+        assert_eq!(Some(entry.best), first.best);
+        assert_eq!(entry.score, first.value);
+
+        let (again, lines) = deepen(&mut gpu, &position, &Limits::depth(8));
+        assert_eq!(
+            lines.first().map(|l| l.0),
+            Some(entry.depth as u32),
+            "{lines:?}"
+        );
+        assert_eq!(again.depth, 8);
+
+        // One node a launch and a node limit of one: stopped after the first launch, with no
+        // root move searched in full yet.
+        gpu.set_slice_nodes(Some(1));
+        let entry = gpu.table_entry(position.board.hash()).unwrap().unwrap();
+        let mut limits = Limits::depth(12);
+        limits.nodes = Some(1);
+        let (stopped, lines) = deepen(&mut gpu, &position, &limits);
+        assert_eq!(stopped.best, Some(entry.best));
+        assert_eq!(stopped.depth, 0);
+        assert_eq!(
+            lines,
+            vec![(
+                entry.depth as u32,
+                kogge_search::Bound::Exact,
+                Some(entry.best)
+            )]
+        );
+    }
+}
