@@ -7,11 +7,18 @@ Reads the stderr of one or more traced searches, e.g.
         --mode abdada --positions bench --count 8 2> abdada.err
     python3 bench/gpu-search-walks.py abdada.err default.err
     python3 bench/gpu-search-walks.py --by-depth default.err   # the same sums for each depth
+    python3 bench/gpu-search-walks.py --searches game.err      # where each search's time went
 
 and sums, over every `iteration` line of each file (one per finished iteration, aspiration
 re-searches included): the iterations' time (first launch to result, the host's part included),
 their launches, all workers' nodes and the share that ended on the table at once, ETC cutoffs,
 and the nodes of the worker that ended each iteration (the finisher) over the iterations' time.
+
+With `--searches`, the mean over searches (split at the `search new` lines; older traces at a
+depth lower than the line before) of where a search's finished iterations spent their time: how
+many iterations a depth (aspiration re-searches), and the time in re-searches and in depths three
+or more below the search's last, which a warm table makes cheap for a CPU and not for the GPU
+(PERFORMANCE.md, thirty-second session).
 
 An iteration lasts as long as its finisher's walk, so the finishers' nodes a second is the speed
 that sets the time to depth, whatever the other workers do (PERFORMANCE.md, twenty-ninth session:
@@ -74,6 +81,60 @@ def by_depth(lines):
     return {d: summarize(groups[d]) for d in sorted(groups)}
 
 
+def split_searches(lines):
+    """The iteration lines of each search, in order: a new search at each `search new` line, or,
+    in a trace without them, at an iteration shallower than the one before."""
+    marked = any(line.startswith("search new") for line in lines)
+    searches, current, last_depth = [], None, None
+    for line in lines:
+        if marked and line.startswith("search new"):
+            current = []
+            searches.append(current)
+            continue
+        m = ITERATION.search(line)
+        if not m:
+            continue
+        depth = int(m.group("depth"))
+        if current is None or (not marked and last_depth is not None and depth < last_depth):
+            current = []
+            searches.append(current)
+        current.append((depth, float(m.group(2))))
+        last_depth = depth
+    return [s for s in searches if s]
+
+
+def search_costs(searches, below=3):
+    """Means over searches of: iterations a depth, the last depth, the finished iterations' ms,
+    and the ms of those `below` or more depths under the search's last and of re-searches (an
+    iteration at a depth already finished in that search)."""
+    if not searches:
+        return None
+    rows = []
+    for its in searches:
+        last = max(d for d, _ in its)
+        seen, again = set(), 0.0
+        for d, ms in its:
+            if d in seen:
+                again += ms
+            seen.add(d)
+        rows.append((len(its) / len(seen), last, sum(ms for _, ms in its),
+                     sum(ms for d, ms in its if d <= last - below), again))
+    n = len(rows)
+    mean = [sum(r[i] for r in rows) / n for i in range(5)]
+    return {"searches": n, "per_depth": mean[0], "last_depth": mean[1], "ms": mean[2],
+            "shallow_ms": mean[3], "again_ms": mean[4]}
+
+
+def describe_searches(name, c):
+    def share(x):
+        return 100 * x / c["ms"] if c["ms"] > 0 else 0.0
+
+    return (f"{name}: {c['searches']} searches: {c['per_depth']:.2f} iterations a depth, last depth "
+            f"{c['last_depth']:.1f}, {c['ms']:.1f} ms of finished iterations, of it "
+            f"{c['shallow_ms']:.1f} ms ({share(c['shallow_ms']):.0f}%) three or more depths below "
+            f"the last and {c['again_ms']:.1f} ms ({share(c['again_ms']):.0f}%) in re-searches")
+
+
 def describe(name, s):
     return (
         f"{name}: {s['iterations']} iterations, {s['workers']} workers, {s['ms']:.0f} ms, "
@@ -85,9 +146,10 @@ def describe(name, s):
 
 def main(args):
     split = "--by-depth" in args
-    paths = [a for a in args if a != "--by-depth"]
+    per_search = "--searches" in args
+    paths = [a for a in args if a not in ("--by-depth", "--searches")]
     if not paths:
-        print("usage: python3 bench/gpu-search-walks.py [--by-depth] TRACE.err [TRACE.err ...]",
+        print("usage: python3 bench/gpu-search-walks.py [--by-depth] [--searches] TRACE.err [...]",
               file=sys.stderr)
         print(__doc__.strip().split("\n")[0], file=sys.stderr)
         return 2
@@ -109,6 +171,8 @@ def main(args):
         if split:
             for depth, sd in by_depth(lines).items():
                 print("  " + describe(f"depth {depth}", sd))
+        if per_search:
+            print("  " + describe_searches("by search", search_costs(split_searches(lines))))
     return status
 
 

@@ -51,6 +51,29 @@ class WalksTest(unittest.TestCase):
         self.assertIsNone(walks.summarize(["search done", ""]))
         self.assertEqual(walks.by_depth([]), {})
 
+    def test_searches_split_at_their_marks_or_where_the_depth_falls(self):
+        marked = ["search new", iteration(1, 1.0, 5, 0, 50, 0), iteration(2, 2.0, 5, 0, 50, 0),
+                  "search new", iteration(2, 4.0, 5, 0, 50, 0), iteration(3, 8.0, 5, 0, 50, 0),
+                  "search new"]
+        # Started at its table entry's depth, the second search's first depth is no lower.
+        self.assertEqual(walks.split_searches(marked), [[(1, 1.0), (2, 2.0)], [(2, 4.0), (3, 8.0)]])
+        unmarked = [line for line in marked if line != "search new"]
+        self.assertEqual(walks.split_searches(unmarked), [[(1, 1.0), (2, 2.0), (2, 4.0), (3, 8.0)]])
+        self.assertEqual(len(walks.split_searches(TRACE + TRACE)), 2)
+
+    def test_where_a_search_spent_its_time(self):
+        # Depths 1 to 5, depth 4 searched twice (an aspiration re-search).
+        search = [(1, 1.0), (2, 1.0), (3, 2.0), (4, 3.0), (4, 3.0), (5, 10.0)]
+        c = walks.search_costs([search, [(7, 4.0)]])
+        self.assertEqual(c["searches"], 2)
+        self.assertAlmostEqual(c["per_depth"], (6 / 5 + 1) / 2)
+        self.assertAlmostEqual(c["last_depth"], 6.0)
+        self.assertAlmostEqual(c["ms"], (20.0 + 4.0) / 2)
+        self.assertAlmostEqual(c["shallow_ms"], 2.0 / 2)  # depths 1 and 2, three or more below 5
+        self.assertAlmostEqual(c["again_ms"], 3.0 / 2)
+        self.assertIsNone(walks.search_costs([]))
+        self.assertIn("2 searches: 1.10 iterations a depth", walks.describe_searches("x", c))
+
 
 if __name__ == "__main__":
     unittest.main()

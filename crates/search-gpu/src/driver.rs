@@ -425,6 +425,11 @@ impl GpuSearch {
         self.history_len = recent.len() as u32;
         self.generation = (self.generation + 1) & 63;
         self.root_moves.clear();
+        if self.trace {
+            // Where a search's iterations begin: since searches start at the depth of the
+            // root's table entry, a new search's first depth need not be lower than the last's.
+            eprintln!("search new");
+        }
         if self.diag_log2.is_some() {
             // A fresh, zeroed table and counters for this search, and the first run's tag.
             self.control = self.device.alloc(0)?;
