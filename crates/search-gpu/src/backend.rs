@@ -282,7 +282,7 @@ pub fn iterative_deepening(
                                 worker: 0,
                             };
                             let hashfull = gpu.hashfull().unwrap_or(0);
-                            report(sink, &it, 1, Bound::Exact, total_nodes, start, hashfull);
+                            report(sink, &it, 1, entry.bound, total_nodes, start, hashfull);
                         }
                         break 'deepening;
                     }

@@ -12,6 +12,7 @@ use crate::layout::{
 use crate::line_table::line_table;
 use kogge_chess::{Board, Move};
 use kogge_gpu::{Arg, Buffer, Device, DeviceInfo, GpuError, Kernel, Module};
+use kogge_search::Bound;
 use std::time::{Duration, Instant};
 
 /// Game keys the kernel sees before the root: a repetition needs no more than the fifty-move
@@ -888,7 +889,12 @@ impl GpuSearch {
                 best: Move::from_raw(raw_move),
                 score: i32::from((data >> 16) as u16 as i16),
                 depth: ((data >> 48) & 0xff) as i32,
-                exact: (data >> 56) & 3 == 3,
+                // `kernels/search_state.h`: BOUND_UPPER 1, BOUND_LOWER 2, BOUND_EXACT 3.
+                bound: match (data >> 56) & 3 {
+                    1 => Bound::Upper,
+                    2 => Bound::Lower,
+                    _ => Bound::Exact,
+                },
             })
         }))
     }
@@ -902,8 +908,8 @@ pub struct TableEntry {
     pub best: Move,
     pub score: i32,
     pub depth: i32,
-    /// An exact value, not a bound.
-    pub exact: bool,
+    /// Whether `score` is exact or a bound.
+    pub bound: Bound,
 }
 
 /// The longest prefix of `moves` that is legal from `root`.
