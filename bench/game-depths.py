@@ -16,6 +16,12 @@ Prints, per engine and part of the game (moves 1-20, 21-40, 41 on), the position
 the median and mean depth, median nodes and nodes a second (as the engine reports them);
 `--json FILE` keeps every search. `--stderr DIR` keeps each engine's stderr (the GPU search's
 `KOGGE_SEARCH_TRACE` lines). Needs python-chess.
+
+Two runs' saved searches of the same games compared position by position (the mean change in
+depth of the second against the first, with a 95% interval, by part of the game), as the
+thirty-second session judged the host's knobs:
+
+    bench/game-depths.py --paired base.json new.json
 """
 
 from __future__ import annotations
@@ -82,6 +88,25 @@ def format_row(row: dict) -> str:
             f"median {row['median_nodes']:.0f} nodes, {row['nps'] / 1e6:.2f} M nodes/s")
 
 
+def paired(first: list[dict], second: list[dict]) -> list[dict]:
+    """By part of the game: the mean change in depth from `first` to `second` over the positions
+    both searched (the same game and move) with a depth, and its 95% interval (normal)."""
+    def where(r):
+        return (r["game"], r["fullmove"])
+
+    before = {where(r): r["depth"] for r in first if r["depth"] is not None}
+    rows = []
+    for _, _, part in PARTS:
+        changes = [r["depth"] - before[where(r)] for r in second
+                   if r["depth"] is not None and where(r) in before and part_of(r["fullmove"]) == part]
+        if not changes:
+            continue
+        half = 1.96 * statistics.stdev(changes) / len(changes) ** 0.5 if len(changes) > 1 else 0.0
+        rows.append({"part": part, "positions": len(changes),
+                     "mean_change": statistics.fmean(changes), "half_width": half})
+    return rows
+
+
 def options_for(name: str, specs: list[str]) -> dict:
     options = {}
     for spec in specs:
@@ -93,6 +118,19 @@ def options_for(name: str, specs: list[str]) -> dict:
 
 
 def main() -> int:
+    if len(sys.argv) == 4 and sys.argv[1] == "--paired":
+        runs = []
+        for path in sys.argv[2:]:
+            with open(path) as f:
+                runs.append(json.load(f))
+        rows = paired(*runs)
+        if not rows:
+            print("no position searched in both runs", file=sys.stderr)
+            return 1
+        for row in rows:
+            print(f"{row['part']}: {row['positions']} positions, depth "
+                  f"{row['mean_change']:+.2f} ± {row['half_width']:.2f}")
+        return 0
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--pgn", required=True)
     ap.add_argument("--games", type=int, default=8, help="the PGN's first N games")

@@ -63,6 +63,18 @@ class GameDepthsTest(unittest.TestCase):
         self.assertEqual(rows[1]["median_nodes"], 3000)
         self.assertIn("no depth", depths.format_row(depths.summarise([record("c", 1, None)])[0]))
 
+    def test_two_runs_compared_position_by_position(self):
+        first = [record("a", 5, 10), record("a", 6, 12), record("a", 45, 20), record("a", 46, None)]
+        second = [record("b", 5, 11), record("b", 6, 14), record("b", 45, 20), record("b", 46, 30),
+                  record("b", 47, 25)]  # 46 and 47: no depth in the first run, or not searched
+        rows = depths.paired(first, second)
+        self.assertEqual([(r["part"], r["positions"]) for r in rows],
+                         [("moves 1-20", 2), ("moves 41 on", 1)])
+        self.assertAlmostEqual(rows[0]["mean_change"], 1.5)
+        self.assertAlmostEqual(rows[0]["half_width"], 1.96 * 0.7071067811865476 / 2 ** 0.5)
+        self.assertEqual((rows[1]["mean_change"], rows[1]["half_width"]), (0, 0.0))
+        self.assertEqual(depths.paired(first, []), [])
+
     def test_a_replay_with_the_fake_engine(self):
         fake = os.path.join(_here, "..", "tools", "match", "fake_engine.py")
         with tempfile.TemporaryDirectory() as tmp:
