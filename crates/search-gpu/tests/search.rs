@@ -364,11 +364,8 @@ fn every_line_reports_how_full_the_table_is() {
     // UCI's hashfull only grows during a search (it counts this search's entries), so a GUI
     // that shows it never sees it drop: the aspiration window's bound lines and a stopped
     // iteration's line read the table as the completed lines do (they said 0 once).
-    use kogge_search::{Bound, GamePosition, Limits, Report, SearchControl};
-    use std::sync::Mutex;
-    use std::time::{Duration, Instant};
+    use kogge_search::{Bound, GamePosition, Limits};
     let position = GamePosition::new(Board::startpos());
-    let legal: Vec<_> = position.board.legal_moves().iter().copied().collect();
     for device in common::devices() {
         let options = GpuSearchOptions {
             workers: 1,
@@ -377,28 +374,11 @@ fn every_line_reports_how_full_the_table_is() {
             finisher: Finisher::Main,
         };
         let mut gpu = GpuSearch::with_device(device, options).expect("search kernel builds");
-        let lines = Mutex::new(Vec::new());
-        let sink = |r: Report| {
-            if let Report::Pv(info) = r {
-                lines
-                    .lock()
-                    .unwrap()
-                    .push((info.depth, info.bound, info.hashfull));
-            }
-        };
-        kogge_search_gpu::iterative_deepening(
-            &mut gpu,
-            &position,
-            &Limits::depth(10),
-            &SearchControl::new(),
-            &sink,
-            &legal,
-            Instant::now(),
-            Duration::ZERO,
-            1,
-        )
-        .unwrap();
-        let lines = lines.into_inner().unwrap();
+        let (_, infos) = deepen(&mut gpu, &position, &Limits::depth(10));
+        let lines: Vec<_> = infos
+            .iter()
+            .map(|i| (i.depth, i.bound, i.hashfull))
+            .collect();
         eprintln!("{lines:?}");
         assert!(
             lines.windows(2).all(|w| w[0].2 <= w[1].2),
@@ -411,16 +391,13 @@ fn every_line_reports_how_full_the_table_is() {
     }
 }
 
-/// Iterative deepening on `gpu` from `position` within `limits`: the result and the lines it
-/// reported (depth, bound, first move).
+/// Iterative deepening on `gpu` from `position` within `limits`: the result and every line it
+/// reported.
 fn deepen(
     gpu: &mut GpuSearch,
     position: &kogge_search::GamePosition,
     limits: &kogge_search::Limits,
-) -> (
-    kogge_search::SearchResult,
-    Vec<(u32, kogge_search::Bound, Option<kogge_chess::Move>)>,
-) {
+) -> (kogge_search::SearchResult, Vec<kogge_search::Info>) {
     use kogge_search::{Report, SearchControl};
     use std::sync::Mutex;
     use std::time::{Duration, Instant};
@@ -428,10 +405,7 @@ fn deepen(
     let lines = Mutex::new(Vec::new());
     let sink = |r: Report| {
         if let Report::Pv(info) = r {
-            lines
-                .lock()
-                .unwrap()
-                .push((info.depth, info.bound, info.pv.first().copied()));
+            lines.lock().unwrap().push(info);
         }
     };
     let result = kogge_search_gpu::iterative_deepening(
@@ -449,6 +423,16 @@ fn deepen(
     (result, lines.into_inner().unwrap())
 }
 
+/// The (depth, bound, first move) of each line.
+fn line_moves(
+    infos: &[kogge_search::Info],
+) -> Vec<(u32, kogge_search::Bound, Option<kogge_chess::Move>)> {
+    infos
+        .iter()
+        .map(|i| (i.depth, i.bound, i.pv.first().copied()))
+        .collect()
+}
+
 #[test]
 fn a_search_starts_at_the_depth_the_table_holds_for_its_root() {
     // The second search of a position starts at the depth its root's entry holds, not at 1;
@@ -457,7 +441,8 @@ fn a_search_starts_at_the_depth_the_table_holds_for_its_root() {
     let position = GamePosition::new(Board::startpos());
     for mut gpu in open_all(1) {
         assert_eq!(gpu.table_entry(position.board.hash()).unwrap(), None);
-        let (first, lines) = deepen(&mut gpu, &position, &Limits::depth(6));
+        let (first, infos) = deepen(&mut gpu, &position, &Limits::depth(6));
+        let lines = line_moves(&infos);
         assert_eq!(lines.first().map(|l| l.0), Some(1), "{lines:?}");
         let entry = gpu
             .table_entry(position.board.hash())
@@ -472,7 +457,8 @@ fn a_search_starts_at_the_depth_the_table_holds_for_its_root() {
         assert_eq!(Some(entry.best), first.best);
         assert_eq!(entry.score, first.value);
 
-        let (again, lines) = deepen(&mut gpu, &position, &Limits::depth(8));
+        let (again, infos) = deepen(&mut gpu, &position, &Limits::depth(8));
+        let lines = line_moves(&infos);
         assert_eq!(
             lines.first().map(|l| l.0),
             Some(entry.depth as u32),
@@ -486,7 +472,8 @@ fn a_search_starts_at_the_depth_the_table_holds_for_its_root() {
         let entry = gpu.table_entry(position.board.hash()).unwrap().unwrap();
         let mut limits = Limits::depth(12);
         limits.nodes = Some(1);
-        let (stopped, lines) = deepen(&mut gpu, &position, &limits);
+        let (stopped, infos) = deepen(&mut gpu, &position, &limits);
+        let lines = line_moves(&infos);
         assert_eq!(stopped.best, Some(entry.best));
         assert_eq!(stopped.depth, 0);
         assert_eq!(
