@@ -247,19 +247,8 @@ pub fn iterative_deepening(
                         {
                             if result.best != Some(mv) {
                                 // Shown, so that the last line a GUI sees is the move played.
-                                let it = crate::Iteration {
-                                    depth,
-                                    seldepth: depth,
-                                    score: value,
-                                    best: mv,
-                                    pv: vec![mv],
-                                    nodes: total_nodes,
-                                    tt_cutoffs: 0,
-                                    etc_cutoffs: 0,
-                                    worker: 0,
-                                };
-                                let hashfull = gpu.hashfull().unwrap_or(0);
-                                report(sink, &it, 1, Bound::Exact, total_nodes, start, hashfull);
+                                let line = (depth, value, mv, Bound::Exact);
+                                report_move(sink, gpu, line, total_nodes, start);
                                 result.ponder = None;
                             }
                             result.best = Some(mv);
@@ -270,19 +259,9 @@ pub fn iterative_deepening(
                         {
                             // Stopped in the first iteration with no better-informed move: the
                             // entry's is played, and said, so that the GUI sees a line for it.
-                            let it = crate::Iteration {
-                                depth: entry.depth.max(1) as u32,
-                                seldepth: entry.depth.max(1) as u32,
-                                score: entry.score,
-                                best: entry.best,
-                                pv: vec![entry.best],
-                                nodes: total_nodes,
-                                tt_cutoffs: 0,
-                                etc_cutoffs: 0,
-                                worker: 0,
-                            };
-                            let hashfull = gpu.hashfull().unwrap_or(0);
-                            report(sink, &it, 1, entry.bound, total_nodes, start, hashfull);
+                            let depth = entry.depth.max(1) as u32;
+                            let line = (depth, entry.score, entry.best, entry.bound);
+                            report_move(sink, gpu, line, total_nodes, start);
                         }
                         break 'deepening;
                     }
@@ -390,6 +369,30 @@ pub fn iterative_deepening(
     control.wait_while_held(limits);
     result.nodes = total_nodes;
     Ok(result)
+}
+
+/// A line of one move, `(depth, score, move, bound)`, for a move played without a completed
+/// iteration behind it (a stopped iteration's best so far, the table's move).
+fn report_move(
+    sink: &dyn InfoSink,
+    gpu: &GpuSearch,
+    (depth, score, best, bound): (u32, Value, Move, Bound),
+    nodes: u64,
+    start: Instant,
+) {
+    let it = crate::Iteration {
+        depth,
+        seldepth: depth,
+        score,
+        best,
+        pv: vec![best],
+        nodes,
+        tt_cutoffs: 0,
+        etc_cutoffs: 0,
+        worker: 0,
+    };
+    let hashfull = gpu.hashfull().unwrap_or(0);
+    report(sink, &it, 1, bound, nodes, start, hashfull);
 }
 
 fn report(

@@ -874,6 +874,7 @@ impl GpuSearch {
             .count();
         Ok((used * 1000 / (words / 2)) as u32)
     }
+
     /// The table's entry for the position of `key` (the root of the next search), as an earlier
     /// search left it: one bucket read from the device. `None` without one or without a move.
     pub fn table_entry(&self, key: u64) -> Result<Option<TableEntry>, GpuError> {
@@ -885,16 +886,18 @@ impl GpuSearch {
         Ok(words.chunks(words_per_entry).find_map(|e| {
             let (check, data) = (e[0], e[1]);
             let raw_move = (data & 0xffff) as u16;
-            (data != 0 && check ^ data == key && raw_move != 0).then(|| TableEntry {
+            // `kernels/search_state.h`: BOUND_UPPER 1, BOUND_LOWER 2, BOUND_EXACT 3.
+            let bound = match (data >> 56) & 3 {
+                1 => Bound::Upper,
+                2 => Bound::Lower,
+                3 => Bound::Exact,
+                _ => return None,
+            };
+            (check ^ data == key && raw_move != 0).then(|| TableEntry {
                 best: Move::from_raw(raw_move),
                 score: i32::from((data >> 16) as u16 as i16),
                 depth: ((data >> 48) & 0xff) as i32,
-                // `kernels/search_state.h`: BOUND_UPPER 1, BOUND_LOWER 2, BOUND_EXACT 3.
-                bound: match (data >> 56) & 3 {
-                    1 => Bound::Upper,
-                    2 => Bound::Lower,
-                    _ => Bound::Exact,
-                },
+                bound,
             })
         }))
     }
