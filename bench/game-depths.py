@@ -38,6 +38,8 @@ import chess
 import chess.engine
 import chess.pgn
 
+from uci_specs import options_for
+
 PARTS = ((1, 20, "moves 1-20"), (21, 40, "moves 21-40"), (41, 10**6, "moves 41 on"))
 
 
@@ -105,16 +107,6 @@ def paired(first: list[dict], second: list[dict]) -> list[dict]:
         rows.append({"part": part, "positions": len(changes),
                      "mean_change": statistics.fmean(changes), "half_width": half})
     return rows
-
-
-def options_for(name: str, specs: list[str]) -> dict:
-    options = {}
-    for spec in specs:
-        who, setting = spec.split(":", 1)
-        if who == name:
-            key, value = setting.split("=", 1)
-            options[key] = value
-    return options
 
 
 def main() -> int:

@@ -33,6 +33,8 @@ import subprocess
 import sys
 import threading
 
+from uci_specs import fen_of
+
 RULES = ("played", "completed", "worker0", "vote")
 
 
@@ -130,14 +132,6 @@ def fail_high_move(info_lines, stopped_depth):
         if " pv " in line and "lowerbound" in line and depth and int(depth[1]) == stopped_depth:
             move = line.split(" pv ")[1].split()[0]
     return move
-
-
-def fen_of(line):
-    """A FEN line as it is; an EPD line's four fields with clocks of 0 and 1."""
-    fields = line.split()
-    if len(fields) >= 6 and fields[4].isdigit() and fields[5].isdigit():
-        return " ".join(fields[:6])
-    return " ".join(fields[:4]) + " 0 1"
 
 
 def rule_moves(record):

@@ -12,6 +12,8 @@ import unittest
 import chess.pgn
 
 _here = os.path.dirname(os.path.abspath(__file__))
+# The script imports bench/uci_specs.py, found beside it.
+sys.path.insert(0, _here)
 _spec = importlib.util.spec_from_file_location("game_depths", os.path.join(_here, "game-depths.py"))
 depths = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(depths)
@@ -62,6 +64,12 @@ class GameDepthsTest(unittest.TestCase):
         self.assertAlmostEqual(first["nps"], 3000 / 0.3)
         self.assertEqual(rows[1]["median_nodes"], 3000)
         self.assertIn("no depth", depths.format_row(depths.summarise([record("c", 1, None)])[0]))
+
+    def test_each_engine_gets_its_own_options(self):
+        specs = ["gpu:Hash=1024", "cpu16:Threads=16", "cpu16:Hash=1024", "gpu:GPU Finisher=a=b"]
+        self.assertEqual(depths.options_for("cpu16", specs), {"Threads": "16", "Hash": "1024"})
+        self.assertEqual(depths.options_for("gpu", specs), {"Hash": "1024", "GPU Finisher": "a=b"})
+        self.assertEqual(depths.options_for("other", specs), {})
 
     def test_two_runs_compared_position_by_position(self):
         first = [record("a", 5, 10), record("a", 6, 12), record("a", 45, 20), record("a", 46, None)]

@@ -3,9 +3,12 @@ iteration (run by scripts/test.sh)."""
 
 import importlib.util
 import os
+import sys
 import unittest
 
 _path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "gpu-stop-moves.py")
+# The script imports bench/uci_specs.py, found beside it.
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 _spec = importlib.util.spec_from_file_location("gpu_stop_moves", _path)
 stop = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(stop)

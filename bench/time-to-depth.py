@@ -21,12 +21,7 @@ import time
 import chess
 import chess.engine
 
-
-def fen_of(line):
-    fields = line.split()
-    if len(fields) >= 6 and fields[4].isdigit() and fields[5].isdigit():
-        return " ".join(fields[:6])
-    return " ".join(fields[:4]) + " 0 1"
+from uci_specs import fen_of, options_for
 
 
 def main():
@@ -43,13 +38,7 @@ def main():
         name, command = spec.split("=", 1)
         engine = chess.engine.SimpleEngine.popen_uci(shlex.split(command), timeout=600)
         try:
-            options = {}
-            for o in args.option:
-                who, setting = o.split(":", 1)
-                if who == name:
-                    key, value = setting.split("=", 1)
-                    options[key] = value
-            engine.configure(options)
+            engine.configure(options_for(name, args.option))
             seconds, nodes = [], 0
             for fen in fens:
                 board = chess.Board(fen)
