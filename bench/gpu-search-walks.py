@@ -31,7 +31,7 @@ import sys
 
 ITERATION = re.compile(
     r"iteration depth (?P<depth>\d+) window \S+: ([\d.]+) ms, launches (\d+); "
-    r"finisher worker \d+: (\d+) nodes, (\d+) table cutoffs, (\d+) ETC; "
+    r"finisher worker \d+(?: at depth \d+)?: (\d+) nodes, (\d+) table cutoffs, (\d+) ETC; "
     r"all (\d+) workers: (\d+) nodes, (\d+) table cutoffs, (\d+) ETC"
 )
 

@@ -47,6 +47,13 @@ class WalksTest(unittest.TestCase):
         self.assertEqual(d[9]["iterations"], 2)
         self.assertAlmostEqual(d[9]["finisher_rate"], 3000 / 0.040)
 
+    def test_a_finisher_searching_ahead_of_the_iteration_counts_for_it(self):
+        # A helper of DEEPER_HELPERS ended the iteration at its own, deeper depth.
+        ahead = iteration(9, 20.0, 1500, 0, 200000, 0).replace("worker 7:", "worker 7 at depth 11:")
+        s = walks.summarize([ahead])
+        self.assertEqual(s["iterations"], 1)
+        self.assertEqual(s["finisher_nodes"], 1500)
+
     def test_a_trace_without_iterations_gives_nothing(self):
         self.assertIsNone(walks.summarize(["search done", ""]))
         self.assertEqual(walks.by_depth([]), {})

@@ -208,6 +208,12 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
     i32 root_depth = params->depth;
     u32 randomize_seed = 0;
     if (params->mode == MODE_LAZY) root_depth += (worker & 1u) && worker > 0 ? 1 : 0;
+#if DEEPER_HELPERS
+    if (params->mode != MODE_LAZY && worker > 0 && worker % DEEPER_HELPERS == DEEPER_HELPERS - 1) {
+        root_depth += 1 + (i32)((worker / DEEPER_HELPERS) % DEEPER_SPREAD);
+        if (root_depth > params->depth_limit) root_depth = params->depth_limit; /* never below depth: the host's */
+    }
+#endif
 #if NOISE_BY_SM
     u32 noise_id = SM_ID();
 #else

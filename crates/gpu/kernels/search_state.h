@@ -96,7 +96,7 @@ typedef struct {
     u32 finisher; /* who ends an iteration: FINISH_MAIN, FINISH_ANY or FINISH_CHECKED */
     u32 root_move_count; /* searchmoves and MultiPV: the root searches only root_moves[..count]; 0: all */
     u16 root_moves[MAX_ROOT_MOVES];
-    u32 root_pad;
+    i32 depth_limit; /* the deepest a helper of DEEPER_HELPERS may search the root (the search's last depth) */
 } SearchParams;
 
 #define FINISH_MAIN 0u    /* worker 0 alone ends an iteration */
@@ -104,6 +104,21 @@ typedef struct {
 #define FINISH_CHECKED 2u /* worker 0, or a helper that helper_ends allows */
 
 #define MODE_LAZY 0u
+/* Pipelined iterations: every DEEPER_HELPERS-th helper searches the iteration 1 to DEEPER_SPREAD
+ * plies deeper (within the host's depth_limit) under the modes other than Lazy SMP, which has its
+ * own rule. On a table warm from the game's earlier moves an iteration costs its finisher's path
+ * times a warp's latency per node (docs/PERFORMANCE.md, thirty-second session), and the next
+ * iterations walk their paths over the entries these helpers have left; where one of them
+ * finishes first it ends the iteration at its depth, and the host goes on past it. Against the
+ * default without it, 3 s + 0.03 s, H100, 264 workers: 32/48/14, +67 [+19, +118] in 94 games;
+ * replayed games 0.2 to 0.6 plies deeper (thirty-third session). The same rule on a fresh table
+ * to a fixed depth was within the noise (eleventh and eighteenth sessions). */
+#ifndef DEEPER_HELPERS
+#define DEEPER_HELPERS 4
+#endif
+#ifndef DEEPER_SPREAD
+#define DEEPER_SPREAD 2
+#endif
 #define MODE_RMO 1u
 #define MODE_ABDADA 2u
 #define MODE_ABDADA_RMO 3u /* both: helpers order quiet moves with noise and defer busy nodes */

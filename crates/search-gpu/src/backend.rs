@@ -146,6 +146,7 @@ pub fn iterative_deepening(
     let max_depth = limits
         .depth
         .map_or(MAX_GPU_DEPTH, |d| d.clamp(1, MAX_GPU_DEPTH));
+    gpu.set_depth_limit(max_depth as i32);
     // The root moves the search may play: `searchmoves` (the legal ones among them), or all.
     let mut allowed: Vec<Move> = legal
         .iter()
@@ -198,7 +199,13 @@ pub fn iterative_deepening(
         stable = SETTLED_ITERATIONS;
     }
 
+    // The next depth to search: past the last completed one, which is deeper than asked where a
+    // helper searching ahead of the iteration ended it.
+    let mut next_depth = first_depth;
     'deepening: for depth in first_depth..=max_depth {
+        if depth < next_depth {
+            continue;
+        }
         let mut lines: Vec<crate::Iteration> = Vec::new();
         for line_index in 0..lines_wanted {
             let root_moves: Vec<Move> = allowed
@@ -334,6 +341,7 @@ pub fn iterative_deepening(
         result.ponder = best.pv.get(1).copied();
         result.value = best.score;
         result.depth = best.depth;
+        next_depth = best.depth + 1;
 
         stable = if best.best == previous_best {
             stable + 1

@@ -155,6 +155,9 @@ pub struct GpuSearch {
     /// line_attacks.h's table.
     lines: Buffer<u64>,
     generation: u32,
+    /// The search's last depth, for helpers that search ahead of the iteration
+    /// ([`GpuSearch::set_depth_limit`]).
+    depth_limit: i32,
     slice_nodes: u32,
     /// A fixed slice budget (tests): no adaptation to the device's speed.
     fixed_slice: Option<u32>,
@@ -303,6 +306,7 @@ impl GpuSearch {
             announce: device.alloc(announce_words)?,
             lines,
             generation: 0,
+            depth_limit: i32::MAX,
             slice_nodes: 256,
             fixed_slice: None,
             active_workers: w,
@@ -416,6 +420,13 @@ impl GpuSearch {
         self.host_results.iter().map(|r| r.nodes).collect()
     }
 
+    /// The deepest the helpers that search ahead of an iteration (`DEEPER_HELPERS` in the
+    /// kernel) may search the root: the search's last depth. Until set, they search up to two
+    /// plies past each iteration.
+    pub fn set_depth_limit(&mut self, limit: i32) {
+        self.depth_limit = limit;
+    }
+
     /// Starts a new search from a game position: uploads the game's keys (for repetitions)
     /// and ages the table.
     pub fn new_search(&mut self, history: &[u64]) -> Result<(), GpuError> {
@@ -507,7 +518,7 @@ impl GpuSearch {
             finisher: self.options.finisher.code(),
             root_move_count: self.root_moves.len() as u32,
             root_moves: [0; MAX_ROOT_MOVES],
-            root_pad: 0,
+            depth_limit: self.depth_limit.max(depth),
         };
         for (slot, m) in params.root_moves.iter_mut().zip(&self.root_moves) {
             *slot = m.raw();
@@ -656,7 +667,7 @@ impl GpuSearch {
             _ => String::new(),
         };
         eprintln!(
-            "iteration depth {} window {}..{}: {:.3} ms, launches {}; finisher worker {}: {} nodes, \
+            "iteration depth {} window {}..{}: {:.3} ms, launches {}; finisher worker {}{}: {} nodes, \
              {} table cutoffs, {} ETC; all {} workers: {} nodes, {} table cutoffs, {} ETC{}",
             params.depth,
             params.alpha,
@@ -664,6 +675,12 @@ impl GpuSearch {
             took.as_secs_f64() * 1e3,
             launches,
             done.worker,
+            // A helper searching ahead of the iteration ended it at its depth.
+            if done.depth as i32 != params.depth {
+                format!(" at depth {}", done.depth)
+            } else {
+                String::new()
+            },
             finisher.nodes,
             finisher.tt_cutoffs,
             finisher.etc_cutoffs,

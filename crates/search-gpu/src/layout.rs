@@ -145,7 +145,9 @@ pub struct SearchParams {
     /// (raw moves); 0 searches every legal move.
     pub root_move_count: u32,
     pub root_moves: [u16; MAX_ROOT_MOVES],
-    pub root_pad: u32,
+    /// The deepest a helper searching ahead of the iteration (`DEEPER_HELPERS` in the kernel)
+    /// may search the root: the search's last depth, so that `go depth N` ends at depth N.
+    pub depth_limit: i32,
 }
 
 /// The most root moves [`SearchParams`] can name (`MAX_ROOT_MOVES` in the kernel); a position
@@ -153,7 +155,7 @@ pub struct SearchParams {
 pub const MAX_ROOT_MOVES: usize = 256;
 
 // SAFETY: repr(C); PackedBoard is five u64 (40 bytes), then one u64 and thirteen 4-byte
-// integers (100 bytes so far), 256 u16 (612) and a last u32: 616 bytes, a multiple of 8, with no
+// integers (100 bytes so far), 256 u16 (612) and a last i32: 616 bytes, a multiple of 8, with no
 // padding; every bit pattern is a valid value.
 unsafe impl Pod for SearchParams {}
 const _: () = assert!(std::mem::size_of::<SearchParams>() == 616);

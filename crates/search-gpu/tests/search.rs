@@ -482,3 +482,25 @@ fn a_search_starts_at_the_depth_the_table_holds_for_its_root() {
         );
     }
 }
+
+#[test]
+fn helpers_searching_ahead_never_take_a_search_past_its_depth() {
+    // Under the default mode some helpers search each iteration a ply or two deeper
+    // (DEEPER_HELPERS), and the first worker to finish ends it: the depths reported rise, and
+    // `go depth N` ends at N, whoever finished last.
+    use kogge_search::{GamePosition, Limits};
+    for fen in [
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+    ] {
+        let position = GamePosition::new(board(fen));
+        for mut gpu in open_all_finishing(8, ParallelMode::AbdadaRmo, Finisher::Any) {
+            let (result, infos) = deepen(&mut gpu, &position, &Limits::depth(6));
+            let depths: Vec<u32> = infos.iter().map(|i| i.depth).collect();
+            assert!(depths.windows(2).all(|w| w[0] <= w[1]), "{depths:?}");
+            assert_eq!(depths.last(), Some(&6), "{fen}: {depths:?}");
+            assert_eq!(result.depth, 6, "{fen}");
+        }
+    }
+}
