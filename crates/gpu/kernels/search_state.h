@@ -111,8 +111,10 @@ typedef struct {
  * iterations walk their paths over the entries these helpers have left; where one of them
  * finishes first it ends the iteration at its depth, and the host goes on past it. Against the
  * default without it, 3 s + 0.03 s, H100, 264 workers: 32/48/14, +67 [+19, +118] in 94 games;
- * replayed games 0.2 to 0.6 plies deeper (thirty-third session). The same rule on a fresh table
- * to a fixed depth was within the noise (eleventh and eighteenth sessions). */
+ * replayed games 0.3 to 0.4 plies deeper, 14% less time to depth 15 from a fresh table
+ * (thirty-third session). Every 2nd helper instead scored -54 [-121, +9] against it (52 games).
+ * One ply at every 2nd or 4th helper, on a fresh table only, was within the noise (sixth,
+ * eleventh and twentieth sessions). */
 #ifndef DEEPER_HELPERS
 #define DEEPER_HELPERS 4
 #endif
