@@ -232,6 +232,10 @@ pub fn iterative_deepening(
             // A fail high's move beat the best of the last iteration by a margin: if the clock
             // runs out before the wider window settles, it is the better move to play.
             let mut fail_high: Option<(Move, Value)> = None;
+            // The depth this line is searched to: the loop's, or deeper once a helper searching
+            // ahead failed high or low at its own depth, so that the window is widened where the
+            // deeper result was found and the depths reported never fall.
+            let mut search_depth = depth;
             let iteration = loop {
                 let nodes_before = total_nodes;
                 let mut stop = |nodes: u64| {
@@ -239,7 +243,7 @@ pub fn iterative_deepening(
                         || (depth > 1 && time.hard_limit_passed(control))
                         || limits.nodes.is_some_and(|n| nodes_before + nodes >= n)
                 };
-                match gpu.iterate(&root, depth as i32, alpha, beta, &mut stop)? {
+                match gpu.iterate(&root, search_depth as i32, alpha, beta, &mut stop)? {
                     Outcome::Stopped { nodes, partial } => {
                         total_nodes += nodes;
                         // As the CPU search: a root move searched in full at this depth that
@@ -254,7 +258,7 @@ pub fn iterative_deepening(
                         {
                             if result.best != Some(mv) {
                                 // Shown, so that the last line a GUI sees is the move played.
-                                let line = (depth, value, mv, Bound::Exact);
+                                let line = (search_depth, value, mv, Bound::Exact);
                                 report_move(sink, gpu, line, total_nodes, start);
                                 result.ponder = None;
                             }
@@ -297,6 +301,7 @@ pub fn iterative_deepening(
                         if bound == Bound::Lower {
                             fail_high = Some((it.best, it.score));
                         }
+                        search_depth = search_depth.max(it.depth);
                         if bound == Bound::Upper {
                             beta = (alpha + beta) / 2;
                             alpha = (it.score - delta).max(-INFINITE);
