@@ -209,7 +209,9 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
     u32 randomize_seed = 0;
     if (params->mode == MODE_LAZY) root_depth += (worker & 1u) && worker > 0 ? 1 : 0;
 #if DEEPER_HELPERS
-    if (params->mode != MODE_LAZY && worker > 0 && worker % DEEPER_HELPERS == DEEPER_HELPERS - 1) {
+    /* Not under YBWC either, whose helpers search only the split points handed to them. */
+    if (params->mode != MODE_LAZY && params->mode != MODE_YBWC && worker > 0 &&
+        worker % DEEPER_HELPERS == DEEPER_HELPERS - 1) {
         root_depth += 1 + (i32)((worker / DEEPER_HELPERS) % DEEPER_SPREAD);
         if (root_depth > params->depth_limit) root_depth = params->depth_limit; /* never below depth: the host's */
     }

@@ -105,16 +105,16 @@ typedef struct {
 
 #define MODE_LAZY 0u
 /* Pipelined iterations: every DEEPER_HELPERS-th helper searches the iteration 1 to DEEPER_SPREAD
- * plies deeper (within the host's depth_limit) under the modes other than Lazy SMP, which has its
- * own rule. On a table warm from the game's earlier moves an iteration costs its finisher's path
- * times a warp's latency per node (docs/PERFORMANCE.md, thirty-second session), and the next
- * iterations walk their paths over the entries these helpers have left; where one of them
- * finishes first it ends the iteration at its depth, and the host goes on past it. Against the
- * default without it, 3 s + 0.03 s, H100, 264 workers: 32/48/14, +67 [+19, +118] in 94 games;
- * replayed games 0.3 to 0.4 plies deeper, 14% less time to depth 15 from a fresh table
- * (thirty-third session). Every 2nd helper instead scored -54 [-121, +9] against it (52 games).
- * One ply at every 2nd or 4th helper, on a fresh table only, was within the noise (sixth,
- * eleventh and twentieth sessions). */
+ * plies deeper (within the host's depth_limit) under RMO, ABDADA and both: not under Lazy SMP,
+ * which has its own rule, nor YBWC, whose helpers search split points. On a table warm from the
+ * game's earlier moves an iteration costs its finisher's path times a warp's latency per node
+ * (docs/PERFORMANCE.md, thirty-second session), and the next iterations walk their paths over the
+ * entries these helpers have left; where one of them finishes first it ends the iteration at its
+ * depth, and the host goes on past it. Against the default without it, 3 s + 0.03 s, H100, 264
+ * workers: 32/48/14, +67 [+19, +118] in 94 games; replayed games 0.3 to 0.4 plies deeper, 14% less
+ * time to depth 15 from a fresh table (thirty-third session). Every 2nd helper instead scored -54
+ * [-121, +9] against it (52 games). One ply at every 2nd or 4th helper, on a fresh table only, was
+ * within the noise (sixth, eleventh and twentieth sessions). */
 #ifndef DEEPER_HELPERS
 #define DEEPER_HELPERS 4
 #endif
