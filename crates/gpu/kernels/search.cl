@@ -204,18 +204,21 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
     LOCAL_PTR u32 *words_local = (LOCAL_PTR u32 *)&s;
     const u32 stack_words = (u32)(sizeof(WorkerStack) / 4);
 
-    /* Lazy SMP: every other helper searches one ply deeper. RMO: helpers perturb their quiet moves. */
+    /* Helpers that search the iteration deeper: Lazy SMP's every other helper one ply; under the
+     * other modes but YBWC (whose helpers search only the split points handed to them) every
+     * DEEPER_HELPERS-th helper 1 to DEEPER_SPREAD plies (search_state.h). Neither goes past the
+     * search's last depth (the host's depth_limit, never below the iteration's). RMO: helpers
+     * perturb their quiet moves. */
     i32 root_depth = params->depth;
     u32 randomize_seed = 0;
-    if (params->mode == MODE_LAZY) root_depth += (worker & 1u) && worker > 0 ? 1 : 0;
+    if (worker > 0) {
+        if (params->mode == MODE_LAZY) root_depth += (i32)(worker & 1u);
 #if DEEPER_HELPERS
-    /* Not under YBWC either, whose helpers search only the split points handed to them. */
-    if (params->mode != MODE_LAZY && params->mode != MODE_YBWC && worker > 0 &&
-        worker % DEEPER_HELPERS == DEEPER_HELPERS - 1) {
-        root_depth += 1 + (i32)((worker / DEEPER_HELPERS) % DEEPER_SPREAD);
-        if (root_depth > params->depth_limit) root_depth = params->depth_limit; /* never below depth: the host's */
-    }
+        else if (params->mode != MODE_YBWC && worker % DEEPER_HELPERS == DEEPER_HELPERS - 1)
+            root_depth += 1 + (i32)((worker / DEEPER_HELPERS) % DEEPER_SPREAD);
 #endif
+        if (root_depth > params->depth_limit) root_depth = params->depth_limit;
+    }
 #if NOISE_BY_SM
     u32 noise_id = SM_ID();
 #else

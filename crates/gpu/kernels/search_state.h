@@ -96,7 +96,7 @@ typedef struct {
     u32 finisher; /* who ends an iteration: FINISH_MAIN, FINISH_ANY or FINISH_CHECKED */
     u32 root_move_count; /* searchmoves and MultiPV: the root searches only root_moves[..count]; 0: all */
     u16 root_moves[MAX_ROOT_MOVES];
-    i32 depth_limit; /* the deepest a helper of DEEPER_HELPERS may search the root (the search's last depth) */
+    i32 depth_limit; /* the deepest a helper may search the root (the search's last depth) */
 } SearchParams;
 
 #define FINISH_MAIN 0u    /* worker 0 alone ends an iteration */

@@ -420,9 +420,9 @@ impl GpuSearch {
         self.host_results.iter().map(|r| r.nodes).collect()
     }
 
-    /// The deepest the helpers that search ahead of an iteration (`DEEPER_HELPERS` in the
-    /// kernel) may search the root: the search's last depth. Until set, they search up to two
-    /// plies past each iteration.
+    /// The deepest the helpers that search ahead of an iteration (Lazy SMP's, `DEEPER_HELPERS`
+    /// in the kernel) may search the root: the search's last depth. Until set, they search up
+    /// to two plies past each iteration.
     pub fn set_depth_limit(&mut self, limit: i32) {
         self.depth_limit = limit;
     }

@@ -145,8 +145,9 @@ pub struct SearchParams {
     /// (raw moves); 0 searches every legal move.
     pub root_move_count: u32,
     pub root_moves: [u16; MAX_ROOT_MOVES],
-    /// The deepest a helper searching ahead of the iteration (`DEEPER_HELPERS` in the kernel)
-    /// may search the root: the search's last depth, so that `go depth N` ends at depth N.
+    /// The deepest a helper searching ahead of the iteration (Lazy SMP's, or `DEEPER_HELPERS`
+    /// in the kernel) may search the root: the search's last depth, so that `go depth N` ends
+    /// at depth N.
     pub depth_limit: i32,
 }
 

@@ -497,12 +497,18 @@ fn helpers_searching_ahead_never_take_a_search_past_its_depth() {
         "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
     ] {
         let position = GamePosition::new(board(fen));
-        for mut gpu in open_all_finishing(8, ParallelMode::AbdadaRmo, Finisher::Any) {
-            let (result, infos) = deepen(&mut gpu, &position, &Limits::depth(6));
-            let depths: Vec<u32> = infos.iter().map(|i| i.depth).collect();
-            assert!(depths.windows(2).all(|w| w[0] <= w[1]), "{depths:?}");
-            assert_eq!(depths.last(), Some(&6), "{fen}: {depths:?}");
-            assert_eq!(result.depth, 6, "{fen}");
+        // Lazy SMP's odd helpers search a ply deeper by their own rule, under the same limit.
+        for mode in [ParallelMode::AbdadaRmo, ParallelMode::Lazy] {
+            for mut gpu in open_all_finishing(8, mode, Finisher::Any) {
+                let (result, infos) = deepen(&mut gpu, &position, &Limits::depth(6));
+                let depths: Vec<u32> = infos.iter().map(|i| i.depth).collect();
+                assert!(
+                    depths.windows(2).all(|w| w[0] <= w[1]),
+                    "{mode:?}: {depths:?}"
+                );
+                assert_eq!(depths.last(), Some(&6), "{fen} {mode:?}: {depths:?}");
+                assert_eq!(result.depth, 6, "{fen} {mode:?}");
+            }
         }
     }
 }
