@@ -14,8 +14,9 @@ What a game adds is the table left by the moves before, and short moves.
 
 Prints, per engine and part of the game (moves 1-20, 21-40, 41 on), the positions searched and
 the median and mean depth, median nodes and nodes a second (as the engine reports them);
-`--json FILE` keeps every search. `--stderr DIR` keeps each engine's stderr (the GPU search's
-`KOGGE_SEARCH_TRACE` lines). Needs python-chess.
+`--json FILE` keeps every search, with its position and the move played (`bench/move-quality.py`
+judges them). `--clock BASE+INC` hands each search a clock instead of a fixed time. `--stderr DIR`
+keeps each engine's stderr (the GPU search's `KOGGE_SEARCH_TRACE` lines). Needs python-chess.
 
 Two runs' saved searches of the same games compared position by position (the mean change in
 depth of the second against the first, with a 95% interval, by part of the game), as the
@@ -57,6 +58,13 @@ def positions_of(game: chess.pgn.Game, side: str) -> list[chess.Board]:
             out.append(board.copy())
         board.push(move)
     return out
+
+
+def clock_limit(spec: str) -> chess.engine.Limit:
+    """`BASE+INC` (seconds) as both sides' clocks: a search the engine's time manager sizes."""
+    base, _, inc = spec.partition("+")
+    b, i = float(base), float(inc or 0)
+    return chess.engine.Limit(white_clock=b, black_clock=b, white_inc=i, black_inc=i)
 
 
 def summarise(records: list[dict]) -> list[dict]:
@@ -127,6 +135,9 @@ def main() -> int:
     ap.add_argument("--pgn", required=True)
     ap.add_argument("--games", type=int, default=8, help="the PGN's first N games")
     ap.add_argument("--movetime", type=float, default=0.1, help="seconds a search")
+    ap.add_argument("--clock", help="BASE+INC seconds: each search gets this clock instead of a "
+                    "fixed time (BASE left on both clocks), so the engine's time manager decides, "
+                    "as in a game")
     ap.add_argument("--side", choices=("white", "black", "both"), default="white",
                     help="whose positions each engine searches (a player searches every other one)")
     ap.add_argument("--from-move", type=int, default=1,
@@ -147,6 +158,7 @@ def main() -> int:
     if not games:
         print(f"no games in {args.pgn}", file=sys.stderr)
         return 1
+    limit = clock_limit(args.clock) if args.clock else chess.engine.Limit(time=args.movetime)
     records = []
     for spec in args.engine:
         name, command = spec.split("=", 1)
@@ -163,7 +175,8 @@ def main() -> int:
                     if board.fullmove_number < args.from_move:
                         continue
                     start = time.monotonic()
-                    info = engine.analyse(board, chess.engine.Limit(time=args.movetime), game=token)
+                    played = engine.play(board, limit, game=token, info=chess.engine.INFO_ALL)
+                    info = played.info
                     records.append({
                         "engine": name,
                         "game": g,
@@ -172,17 +185,26 @@ def main() -> int:
                         "depth": info.get("depth"),
                         "nodes": info.get("nodes", 0),
                         "seconds": time.monotonic() - start,
+                        # What bench/move-quality.py judges.
+                        "fen": board.fen(),
+                        "move": played.move.uci() if played.move else None,
                     })
+                # After each game, so that a run stopped by a timeout keeps what it searched.
+                save(args.json, records)
         finally:
             engine.quit()
             if err:
                 err.close()
     for row in summarise(records):
         print(format_row(row))
-    if args.json:
-        with open(args.json, "w") as f:
-            json.dump(records, f)
+    save(args.json, records)
     return 0
+
+
+def save(path: str | None, records: list[dict]) -> None:
+    if path:
+        with open(path, "w") as f:
+            json.dump(records, f)
 
 
 if __name__ == "__main__":

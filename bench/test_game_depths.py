@@ -101,6 +101,18 @@ class GameDepthsTest(unittest.TestCase):
             with open(out) as f:
                 saved = json.load(f)
             self.assertEqual([r["fullmove"] for r in saved], [40, 41, 42])
+            # Each search keeps its position and the move played, for bench/move-quality.py.
+            for r in saved:
+                board = chess.Board(r["fen"])
+                self.assertEqual(board.turn, chess.BLACK)
+                self.assertIn(chess.Move.from_uci(r["move"]), board.legal_moves)
+
+    def test_a_clock_for_every_search(self):
+        limit = depths.clock_limit("6+0.1")
+        self.assertEqual((limit.white_clock, limit.black_clock), (6.0, 6.0))
+        self.assertEqual((limit.white_inc, limit.black_inc), (0.1, 0.1))
+        self.assertIsNone(limit.time)
+        self.assertEqual(depths.clock_limit("2").white_inc, 0.0)
 
 
 if __name__ == "__main__":
