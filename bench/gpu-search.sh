@@ -11,7 +11,7 @@
 #   DEPTH      depth of the start-position rows   (default 13)
 #   BENCH_DEPTH, BENCH_COUNT  depth and number of `kogge bench` positions (default 12, 4)
 #   MODE       parallel mode                      (default: the engine's)
-#   FINISH     who ends an iteration: any, main   (default: the engine's)
+#   FINISH     who ends an iteration: any, checked, main, closing (default: the engine's)
 #   MAX_NODES  selftest's perft limit             (default 10000000)
 #   RESULTS    output folder                      (default gpu-search-results)
 #   DATA       the test data folder for selftest  (default: ../shared/data beside the repository)

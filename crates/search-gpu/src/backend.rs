@@ -23,6 +23,15 @@ const MAX_GPU_DEPTH: u32 = 48;
 /// Iterations a best move must hold for the clock's rule to count it settled (the soft limit
 /// scaled by 0.7, the least).
 const SETTLED_ITERATIONS: u32 = 5;
+/// The clock's soft limit scaled by the iterations the best move has held (0 to
+/// `SETTLED_ITERATIONS`).
+const STABILITY_SCALE: [f64; SETTLED_ITERATIONS as usize + 1] = [2.0, 1.4, 1.1, 0.9, 0.8, 0.7];
+
+/// Under `GPU Finisher closing`, the share of the clock's soft limit (scaled as the last
+/// iteration left it) after which an iteration is taken for the search's last and `checked` ends
+/// it. An iteration takes about as long as all before it, and a checked one longer, so one that
+/// starts past about 0.45 of the limit mostly ends past it. A first guess, to be tuned in games.
+const CLOSING_FROM: f64 = 0.4;
 
 const INFINITE: Value = MATE + 1;
 const MATE_BOUND: Value = MATE - 2 * crate::layout::GPU_MAX_PLY as Value;
@@ -202,10 +211,19 @@ pub fn iterative_deepening(
     // The next depth to search: past the last completed one, which is deeper than asked where a
     // helper searching ahead of the iteration ended it.
     let mut next_depth = first_depth;
+    // The clock's scale of the soft limit after the last completed iteration (see below).
+    let mut time_scale = STABILITY_SCALE[stable.min(SETTLED_ITERATIONS) as usize];
     'deepening: for depth in first_depth..=max_depth {
         if depth < next_depth {
             continue;
         }
+        // Under `GPU Finisher closing`, `checked` ends the iterations likely to be the last: the
+        // depth asked for, or on a clock one started past CLOSING_FROM of the scaled soft limit
+        // (a fixed time a move has no soft limit: its iterations stay `any`'s).
+        gpu.set_closing(
+            (limits.depth.is_some() && depth == max_depth)
+                || time.soft_limit_passed(control, CLOSING_FROM * time_scale),
+        );
         let mut lines: Vec<crate::Iteration> = Vec::new();
         for line_index in 0..lines_wanted {
             let root_moves: Vec<Move> = allowed
@@ -374,8 +392,9 @@ pub fn iterative_deepening(
         }
         // A stable best move ends the search early (not a fixed time per move: see
         // `soft_limit_passed`).
-        let stability = [2.0, 1.4, 1.1, 0.9, 0.8, 0.7][stable.min(SETTLED_ITERATIONS) as usize];
-        if time.soft_limit_passed(control, stability * (1.0 + falling)) {
+        let stability = STABILITY_SCALE[stable.min(SETTLED_ITERATIONS) as usize];
+        time_scale = stability * (1.0 + falling);
+        if time.soft_limit_passed(control, time_scale) {
             break;
         }
     }

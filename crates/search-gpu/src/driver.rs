@@ -158,6 +158,9 @@ pub struct GpuSearch {
     /// The search's last depth, for helpers that search ahead of the iteration
     /// ([`GpuSearch::set_depth_limit`]).
     depth_limit: i32,
+    /// Under [`Finisher::Closing`]: the next iterations are likely the search's last
+    /// ([`GpuSearch::set_closing`]).
+    closing: bool,
     slice_nodes: u32,
     /// A fixed slice budget (tests): no adaptation to the device's speed.
     fixed_slice: Option<u32>,
@@ -227,7 +230,7 @@ fn kernel_defines(
     if options.mode == ParallelMode::Ybwc {
         defines.push(("YBWC", "1".to_string()));
     }
-    if finisher == Finisher::Checked {
+    if finisher.needs_checked_code() {
         defines.push(("FINISH_CHECKED_CODE", "1".to_string()));
     }
     defines
@@ -307,6 +310,7 @@ impl GpuSearch {
             lines,
             generation: 0,
             depth_limit: i32::MAX,
+            closing: false,
             slice_nodes: 256,
             fixed_slice: None,
             active_workers: w,
@@ -395,12 +399,11 @@ impl GpuSearch {
     }
 
     /// Who ends an iteration ([`Finisher`]), from the next iteration on. Only the kernel of a
-    /// search with [`Finisher::Checked`] holds that rule's code, so a change to or from it
-    /// rebuilds the kernel (the buffers and the table are kept); an error leaves the search as
-    /// it was.
+    /// search with [`Finisher::Checked`] or [`Finisher::Closing`] holds `checked`'s code, so a
+    /// change between those and the others rebuilds the kernel (the buffers and the table are
+    /// kept); an error leaves the search as it was.
     pub fn set_finisher(&mut self, finisher: Finisher) -> Result<(), GpuError> {
-        let checked = Finisher::Checked;
-        if (finisher == checked) != (self.options.finisher == checked) {
+        if finisher.needs_checked_code() != self.options.finisher.needs_checked_code() {
             let defines = kernel_defines(&self.options, self.diag_log2, finisher);
             let module = self.device.build(&search_source(), &defines)?;
             self.search = module.kernel("search_slice")?;
@@ -408,6 +411,23 @@ impl GpuSearch {
         }
         self.options.finisher = finisher;
         Ok(())
+    }
+
+    /// Under [`Finisher::Closing`], whether the next iterations are likely the search's last
+    /// (`checked` ends them) or not (`any`); the host says so before each depth. Other rules
+    /// ignore it.
+    pub fn set_closing(&mut self, closing: bool) {
+        self.closing = closing;
+    }
+
+    /// The rule that ends the next iteration: the option's, or under [`Finisher::Closing`]
+    /// `checked` or `any` as [`GpuSearch::set_closing`] last said.
+    pub fn iteration_finisher(&self) -> Finisher {
+        match self.options.finisher {
+            Finisher::Closing if self.closing => Finisher::Checked,
+            Finisher::Closing => Finisher::Any,
+            finisher => finisher,
+        }
     }
 
     pub fn active_workers(&self) -> usize {
@@ -437,6 +457,7 @@ impl GpuSearch {
         self.history_len = recent.len() as u32;
         self.generation = (self.generation + 1) & 63;
         self.root_moves.clear();
+        self.closing = false;
         if self.trace {
             // Where a search's iterations begin: since searches start at the depth of the
             // root's table entry, a new search's first depth need not be lower than the last's.
@@ -515,7 +536,7 @@ impl GpuSearch {
             tt_buckets_log2: self.tt_log2,
             workers: self.active_workers as u32,
             mode: self.options.mode.code(),
-            finisher: self.options.finisher.code(),
+            finisher: self.iteration_finisher().code(),
             root_move_count: self.root_moves.len() as u32,
             root_moves: [0; MAX_ROOT_MOVES],
             depth_limit: self.depth_limit.max(depth),
@@ -859,7 +880,7 @@ impl GpuSearch {
     /// ending the iteration and that `helper_may_end` now allows.
     fn helper_allowed_now(&self, depth: i32) -> Result<Option<usize>, GpuError> {
         let asked = |r: &WorkerResult| r.status == STATUS_HELPED && r.depth == depth as u32;
-        if self.options.finisher != Finisher::Checked || !self.host_results.iter().any(asked) {
+        if self.iteration_finisher() != Finisher::Checked || !self.host_results.iter().any(asked) {
             return Ok(None);
         }
         let mut words = [0u32; CONTROL_FIRST + 1];

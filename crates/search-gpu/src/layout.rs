@@ -56,6 +56,10 @@ pub enum Finisher {
     Checked,
     /// Worker 0 alone, the one in the sequential order.
     Main,
+    /// [`Finisher::Any`] for the search's early iterations and [`Finisher::Checked`] for those
+    /// likely to be its last, whose move is the one played (`closing_iteration` in backend.rs):
+    /// `checked`'s better result of a depth where it decides the move, `any`'s speed elsewhere.
+    Closing,
 }
 
 impl Finisher {
@@ -64,19 +68,32 @@ impl Finisher {
             Finisher::Main => 0,
             Finisher::Any => 1,
             Finisher::Checked => 2,
+            // Each iteration takes Any's or Checked's code (GpuSearch::iteration_finisher).
+            Finisher::Closing => 1,
         }
     }
 
-    /// The name the options use: `any`, `checked`, `main`.
+    /// Whether its kernel needs `checked`'s code (`FINISH_CHECKED_CODE`).
+    pub fn needs_checked_code(self) -> bool {
+        matches!(self, Finisher::Checked | Finisher::Closing)
+    }
+
+    /// The name the options use: `any`, `checked`, `main`, `closing`.
     pub fn name(self) -> &'static str {
         match self {
             Finisher::Any => "any",
             Finisher::Checked => "checked",
             Finisher::Main => "main",
+            Finisher::Closing => "closing",
         }
     }
 
-    pub const ALL: [Finisher; 3] = [Finisher::Any, Finisher::Checked, Finisher::Main];
+    pub const ALL: [Finisher; 4] = [
+        Finisher::Any,
+        Finisher::Checked,
+        Finisher::Main,
+        Finisher::Closing,
+    ];
 
     pub fn from_name(name: &str) -> Option<Finisher> {
         Self::ALL

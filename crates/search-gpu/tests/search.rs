@@ -169,6 +169,7 @@ fn every_worker_proves_mates_across_slices() {
         (ParallelMode::Rmo, Finisher::Any),
         (ParallelMode::AbdadaRmo, Finisher::Any),
         (ParallelMode::AbdadaRmo, Finisher::Checked),
+        (ParallelMode::AbdadaRmo, Finisher::Closing),
     ] {
         for mut gpu in open_all_finishing(2, mode, finisher) {
             gpu.set_slice_nodes(Some(16));
@@ -199,6 +200,49 @@ fn an_open_search_changes_its_finisher_to_checked_and_back() {
             let it = search_to(&mut gpu, &board(fen), 7);
             assert_eq!(it.score, 32000 - (2 * moves - 1), "{finisher:?}");
         }
+    }
+}
+
+#[test]
+fn closing_has_checked_end_the_iterations_the_host_calls_last() {
+    // `closing` runs `any` until the host says the next iterations are likely the last, then
+    // `checked`, in the same kernel (built with checked's code); a new search starts with `any`.
+    let (fen, moves) = ("6kr/1q2r1p1/1p2N1Q1/5p2/1P1p4/6R1/7P/2R3K1 w - - 0 1", 3);
+    for mut gpu in open_all_finishing(2, ParallelMode::AbdadaRmo, Finisher::Closing) {
+        gpu.set_slice_nodes(Some(16));
+        assert_eq!(gpu.iteration_finisher(), Finisher::Any);
+        for closing_from in [1, 8, 5] {
+            gpu.clear().unwrap();
+            gpu.new_search(&[]).unwrap();
+            assert_eq!(gpu.iteration_finisher(), Finisher::Any);
+            let mut last = None;
+            for depth in 1..=7 {
+                gpu.set_closing(depth >= closing_from);
+                let rule = if depth >= closing_from {
+                    Finisher::Checked
+                } else {
+                    Finisher::Any
+                };
+                assert_eq!(gpu.iteration_finisher(), rule);
+                match gpu.iterate(&board(fen), depth, -32001, 32001, &mut |_| false) {
+                    Ok(Outcome::Done(it)) => last = Some(it),
+                    other => panic!("closing from depth {closing_from}: {other:?}"),
+                }
+            }
+            let it = last.unwrap();
+            assert_eq!(
+                it.score,
+                32000 - (2 * moves - 1),
+                "closing from {closing_from}"
+            );
+        }
+        // A new search starts with `any` again.
+        gpu.new_search(&[]).unwrap();
+        assert_eq!(gpu.iteration_finisher(), Finisher::Any);
+        // Leaving `closing` for `checked` keeps the kernel; for `any`, it is rebuilt without.
+        gpu.set_finisher(Finisher::Checked).unwrap();
+        gpu.set_finisher(Finisher::Any).unwrap();
+        assert_eq!(gpu.iteration_finisher(), Finisher::Any);
     }
 }
 
@@ -510,5 +554,29 @@ fn helpers_searching_ahead_never_take_a_search_past_its_depth() {
                 assert_eq!(result.depth, 6, "{fen} {mode:?}");
             }
         }
+    }
+}
+
+#[test]
+fn closing_checks_the_depth_asked_for_and_nothing_under_a_node_limit() {
+    // `GPU Finisher closing` through the host's iterative deepening: `go depth N` takes its
+    // depth N for the last, so `checked` ends it; a node limit has no last depth the host can
+    // name, so `any` ends every iteration.
+    use kogge_search::{GamePosition, Limits};
+    let position = GamePosition::new(board(
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    ));
+    for mut gpu in open_all_finishing(8, ParallelMode::AbdadaRmo, Finisher::Closing) {
+        let (result, infos) = deepen(&mut gpu, &position, &Limits::depth(6));
+        assert_eq!(result.depth, 6, "{infos:?}");
+        assert!(position.board.legal_moves().contains(result.best.unwrap()));
+        assert_eq!(gpu.iteration_finisher(), Finisher::Checked);
+        let nodes = Limits {
+            nodes: Some(30_000),
+            ..Limits::default()
+        };
+        let (result, _) = deepen(&mut gpu, &position, &nodes);
+        assert!(position.board.legal_moves().contains(result.best.unwrap()));
+        assert_eq!(gpu.iteration_finisher(), Finisher::Any);
     }
 }
