@@ -54,6 +54,12 @@ class WalksTest(unittest.TestCase):
         self.assertEqual(s["iterations"], 1)
         self.assertEqual(s["finisher_nodes"], 1500)
 
+    def test_the_rule_of_a_closing_search_is_read_past(self):
+        # Under `GPU Finisher closing` each line ends with the rule that ended the iteration.
+        lines = [iteration(9, 10.0, 1000, 0, 100000, 0) + "; rule any",
+                 iteration(10, 30.0, 2000, 0, 300000, 0) + "; rule checked"]
+        self.assertEqual(walks.summarize(lines)["iterations"], 2)
+
     def test_a_trace_without_iterations_gives_nothing(self):
         self.assertIsNone(walks.summarize(["search done", ""]))
         self.assertEqual(walks.by_depth([]), {})

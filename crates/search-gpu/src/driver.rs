@@ -689,7 +689,7 @@ impl GpuSearch {
         };
         eprintln!(
             "iteration depth {} window {}..{}: {:.3} ms, launches {}; finisher worker {}{}: {} nodes, \
-             {} table cutoffs, {} ETC; all {} workers: {} nodes, {} table cutoffs, {} ETC{}",
+             {} table cutoffs, {} ETC; all {} workers: {} nodes, {} table cutoffs, {} ETC{}{}",
             params.depth,
             params.alpha,
             params.beta,
@@ -709,7 +709,13 @@ impl GpuSearch {
             done.nodes,
             done.tt_cutoffs,
             done.etc_cutoffs,
-            diag
+            diag,
+            // Under `closing`, which rule ended it.
+            if self.options.finisher == Finisher::Closing {
+                format!("; rule {}", self.iteration_finisher().name())
+            } else {
+                String::new()
+            }
         );
     }
 
