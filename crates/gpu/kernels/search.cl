@@ -109,6 +109,13 @@ DEVICE_FN u32 root_list_filter(const GLOBAL SearchParams *params, GLOBAL u32 *li
     return kept;
 }
 
+/* The null move's reduction (the CPU search's): deeper nodes and evaluations further above beta
+ * reduce more. */
+DEVICE_FN i32 null_reduction(i32 depth, i32 eval, i32 beta) {
+    i32 extra = (eval - beta) / 200;
+    return NMP_BASE + depth / NMP_DEPTH_DIV + (extra < 3 ? extra : 3);
+}
+
 DEVICE_FN Frame child_frame(i32 alpha, i32 beta, i32 depth, u32 flags, u32 halfmove) {
     Frame c;
     c.alpha = alpha;
@@ -254,6 +261,9 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
             s.tt_cutoffs = 0;
             s.etc_cutoffs = 0;
             if (FINISH_CHECKED_CODE) s.root_claim = 0;
+#if NMP_VERIFY
+            s.nmp_min_ply = 0;
+#endif
             result->partial_move = 0;
         }
         /* Killers from an earlier iteration are as good a guess as any, but shared memory starts
@@ -302,6 +312,9 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
     nodes_at_start = s.nodes;
     u64 nodes = s.nodes;
     u32 seldepth = s.seldepth;
+#if NMP_VERIFY
+    u32 nmp_min_ply = s.nmp_min_ply;
+#endif
 
     /* Where the launch goes on: a new node's entry, a split node's next move (its owner taking or
      * waiting), or an idle helper's search for work. */
@@ -825,10 +838,12 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
             }
             /* Step 5. Null move: give the opponent a free move; still at least beta: cut. */
             if (!pv_node && !(f.flags & FLAG_NULL) && f.depth >= NMP_MIN_DEPTH && e >= f.beta &&
-                f.beta > -MATE_BOUND && f.beta < MATE_BOUND && has_non_pawn_material(&cur)) {
-                i32 r = NMP_BASE + f.depth / NMP_DEPTH_DIV;
-                i32 extra = (e - f.beta) / 200;
-                r += extra < 3 ? extra : 3;
+                f.beta > -MATE_BOUND && f.beta < MATE_BOUND && has_non_pawn_material(&cur)
+#if NMP_VERIFY
+                && ply >= nmp_min_ply
+#endif
+            ) {
+                i32 r = null_reduction(f.depth, e, f.beta);
                 f.step = STEP_NULL;
                 f.move = 0;
                 parent = f;
@@ -1141,6 +1156,20 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
                 state = STATE_NEXT;
                 continue;
             }
+#if NMP_VERIFY
+            if (f.step == STEP_VERIFY) {
+                /* The same side's search: not negated. At beta or above, the null move's cutoff
+                 * (its value in f.best) stands; below, the moves are searched after all. */
+                nmp_min_ply = 0u;
+                if (ret >= f.beta) {
+                    ret = f.best;
+                    state = STATE_RETURN;
+                    continue;
+                }
+                state = STATE_MOVES;
+                continue;
+            }
+#endif
             if (RAZOR && f.step == STEP_RAZOR) {
                 /* The same side's search: its value is not negated. Above alpha, the moves are
                  * searched after all (the null move cannot apply: the evaluation is below alpha). */
@@ -1157,6 +1186,26 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
             if (f.step == STEP_NULL) {
                 if (v >= f.beta) {
                     ret = v >= MATE_BOUND ? f.beta : v;
+#if NMP_VERIFY
+                    if (f.depth >= NMP_VERIFY_DEPTH && nmp_min_ply == 0u) {
+                        /* The verification (NMP_VERIFY): the same reduced search, the same side
+                         * on the same board, without null moves for the next plies as the CPU's
+                         * (its ply counted from the child's); the null move's value is kept in
+                         * f.best until it returns (STATE_MOVES starts f.best anew). */
+                        i32 r = null_reduction(f.depth, f.static_eval, f.beta);
+                        nmp_min_ply = ply + 1u + (u32)(3 * (f.depth - r) / 4);
+                        f.best = ret;
+                        f.step = STEP_VERIFY;
+                        f.move = 0;
+                        parent = f;
+                        f = child_frame(f.beta - 1, f.beta, f.depth - r, FLAG_NO_SPLIT, f.halfmove);
+                        ply++;
+                        save_parent = 1;
+                        need = NEED_SYNC;
+                        state = STATE_ENTER;
+                        continue;
+                    }
+#endif
                     state = STATE_RETURN;
                     continue;
                 }
@@ -1407,6 +1456,9 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
 #endif
         s.ply = ply;
         s.seldepth = seldepth;
+#if NMP_VERIFY
+        s.nmp_min_ply = nmp_min_ply;
+#endif
         s.nodes = nodes;
         result->nodes = nodes;
         result->tt_cutoffs = s.tt_cutoffs;

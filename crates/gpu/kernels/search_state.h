@@ -61,6 +61,20 @@ typedef struct {
 #define STEP_PV 3u        /* the re-search of a PV node's move with the full window */
 #define STEP_NULL 4u      /* the null-move search */
 #define STEP_RAZOR 5u     /* razoring: this position's quiescence search at alpha (a child of the same side) */
+#define STEP_VERIFY 6u    /* NMP_VERIFY: the null move's verification (a child of the same side) */
+
+/* NMP_VERIFY 1: the CPU search's null-move verification. Where a null move fails high at depth
+ * NMP_VERIFY_DEPTH or more, the node is searched again, reduced as the null move was, without
+ * null moves for the next plies, and the null move's cutoff stands only if that search holds
+ * beta too; zugzwang, which fools a null move, is an endgame's. As razoring, the search is a
+ * child of the same side on the same board, one ply down (the CPU searches it at the node's own
+ * ply): a mate in it counts a ply longer, the positions before the node are not looked at for
+ * repetitions (their sides are one ply out of step), and it claims the node's own busy slot.
+ * Off by default until played on the device (thirty-fourth session: at equal time the GPU's moves
+ * lose most against 16 CPU threads' from move 41 on). */
+#ifndef NMP_VERIFY
+#define NMP_VERIFY 0
+#endif
 
 /* ---- Transposition table ----------------------------------------------------------------------
  * Buckets of four 16-byte entries, shared by every worker, written without locks: `check` is
@@ -321,6 +335,9 @@ typedef struct {
     u64 tt_cutoffs;
     u64 etc_cutoffs;
     u32 root_claim;                 /* lane 0's: its fail high at the root being re-searched (CONTROL_ROOT) */
+#if NMP_VERIFY
+    u32 nmp_min_ply;                /* no null move above this ply (a verification's), or 0 */
+#endif
 } WorkerStack;
 
 /* Each worker's saved stack starts on a 256-byte boundary. PoCL 3.1 needs it: with the stacks

@@ -72,7 +72,7 @@ pub fn search_constants_source() -> String {
         let _ = write!(out, "{r},");
     }
     out.push_str("\n};\n");
-    let constants: [(&str, i64); 20] = [
+    let constants: [(&str, i64); 21] = [
         ("RFP_MAX_DEPTH", params::RFP_MAX_DEPTH.into()),
         ("RFP_MARGIN", params::RFP_MARGIN.into()),
         ("RAZOR_MAX_DEPTH", params::RAZOR_MAX_DEPTH.into()),
@@ -80,6 +80,7 @@ pub fn search_constants_source() -> String {
         ("NMP_MIN_DEPTH", params::NMP_MIN_DEPTH.into()),
         ("NMP_BASE", params::NMP_BASE.into()),
         ("NMP_DEPTH_DIV", params::NMP_DEPTH_DIV.into()),
+        ("NMP_VERIFY_DEPTH", params::NMP_VERIFY_DEPTH.into()),
         ("FUTILITY_MAX_DEPTH", params::FUTILITY_MAX_DEPTH.into()),
         ("FUTILITY_BASE", params::FUTILITY_BASE.into()),
         ("FUTILITY_PER_PLY", params::FUTILITY_PER_PLY.into()),

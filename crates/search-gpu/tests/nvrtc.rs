@@ -45,8 +45,8 @@ fn search_kernel_compiles_for_sm_90() {
     // The kernel of the other modes, then the variants built by a define: YBWC's (its split
     // points compiled in), `GPU Finisher checked`'s (FINISH_CHECKED_CODE), and each experiment
     // set against its default: CLEAN_RANK on (helpers reduce and prune by their moves' noise-free
-    // places), NOISE_BY_SM off (each helper its own noise, the old rule) and NOISE_SEEDS 8 (fewer
-    // noise orders than multiprocessors).
+    // places), NOISE_BY_SM off (each helper its own noise, the old rule), NOISE_SEEDS 8 (fewer
+    // noise orders than multiprocessors) and NMP_VERIFY on (the null move's verification).
     let defines: Vec<(&str, String)> = kogge_search_gpu::search_defines();
     for (variant, value) in [
         ("YBWC", "1"),
@@ -54,6 +54,7 @@ fn search_kernel_compiles_for_sm_90() {
         ("CLEAN_RANK", "1"),
         ("NOISE_BY_SM", "0"),
         ("NOISE_SEEDS", "8u"),
+        ("NMP_VERIFY", "1"),
     ] {
         let ptx = compile_cuda_for_check(
             &kogge_search_gpu::search_source(),
