@@ -224,6 +224,10 @@ def main() -> int:
     judgements = Judgements(judge, cache)
     try:
         judge_all(engines, judgements, args.jobs)
+    except (OSError, RuntimeError) as e:
+        # A judge that cannot start or dies (python-chess's EngineError is a RuntimeError).
+        print(f"the judge failed ({args.judge}): {e}", file=sys.stderr)
+        return 1
     finally:
         judge.close()
         if args.cache:

@@ -107,5 +107,19 @@ class MoveQualityTest(unittest.TestCase):
             self.assertIn("no searches with a position and a move", run.stderr)
 
 
+class JudgeFailureTest(unittest.TestCase):
+    def test_a_judge_that_cannot_start_is_reported(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "run.json")
+            with open(path, "w") as f:
+                json.dump([record("a", 0, "8/8/8/8/8/4k3/8/4K3 w - - 0 1", "e1d1")], f)
+            run = subprocess.run([sys.executable, os.path.join(_here, "move-quality.py"), path,
+                                  "--judge", os.path.join(tmp, "no-such-judge"), "--jobs", "1"],
+                                 capture_output=True, text=True, timeout=60)
+            self.assertEqual(run.returncode, 1, run.stderr)
+            self.assertIn("the judge failed", run.stderr)
+            self.assertNotIn("Traceback", run.stderr)
+
+
 if __name__ == "__main__":
     unittest.main()
