@@ -183,6 +183,8 @@ def main() -> int:
                         "fullmove": board.fullmove_number,
                         "pieces": chess.popcount(board.occupied),
                         "depth": info.get("depth"),
+                        # The GPU's stack holds 64 plies, the CPU's 128: how near a search came.
+                        "seldepth": info.get("seldepth"),
                         "nodes": info.get("nodes", 0),
                         "seconds": time.monotonic() - start,
                         # What bench/move-quality.py judges.

@@ -101,8 +101,10 @@ class GameDepthsTest(unittest.TestCase):
             with open(out) as f:
                 saved = json.load(f)
             self.assertEqual([r["fullmove"] for r in saved], [40, 41, 42])
-            # Each search keeps its position and the move played, for bench/move-quality.py.
+            # Each search keeps its position and the move played, for bench/move-quality.py,
+            # and the selective depth where the engine says one.
             for r in saved:
+                self.assertIn("seldepth", r)
                 board = chess.Board(r["fen"])
                 self.assertEqual(board.turn, chess.BLACK)
                 self.assertIn(chess.Move.from_uci(r["move"]), board.legal_moves)
