@@ -39,14 +39,7 @@ import chess
 import chess.engine
 import chess.pgn
 
-from uci_specs import options_for
-
-PARTS = ((1, 20, "moves 1-20"), (21, 40, "moves 21-40"), (41, 10**6, "moves 41 on"))
-
-
-def part_of(fullmove: int) -> str:
-    return next(name for first, last, name in PARTS if first <= fullmove <= last)
-
+from uci_specs import PARTS, mean_interval, options_for, part_of
 
 def positions_of(game: chess.pgn.Game, side: str) -> list[chess.Board]:
     """The game's positions before each move made by `side` (white, black or both), in order."""
@@ -111,9 +104,8 @@ def paired(first: list[dict], second: list[dict]) -> list[dict]:
                    if r["depth"] is not None and where(r) in before and part_of(r["fullmove"]) == part]
         if not changes:
             continue
-        half = 1.96 * statistics.stdev(changes) / len(changes) ** 0.5 if len(changes) > 1 else 0.0
-        rows.append({"part": part, "positions": len(changes),
-                     "mean_change": statistics.fmean(changes), "half_width": half})
+        mean, half = mean_interval(changes)
+        rows.append({"part": part, "positions": len(changes), "mean_change": mean, "half_width": half})
     return rows
 
 

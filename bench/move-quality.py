@@ -33,25 +33,21 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import statistics
 import sys
 import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
+from uci_specs import PARTS, mean_interval, part_of
+
 CAP = 1000
 DECIDED = 800
 # What a differing move must gain or lose to count as better or worse.
 MARGIN = 10
-PARTS = ((1, 20, "moves 1-20"), (21, 40, "moves 21-40"), (41, 10**6, "moves 41 on"))
 
 # A judge: the value of a position's best move (move None) or of one move, in centipawns from
 # the side to move, with the judge's best move.
 Judge = Callable[[str, str | None], tuple[int, str | None]]
-
-
-def part_of(fullmove: int) -> str:
-    return next(name for first, last, name in PARTS if first <= fullmove <= last)
 
 
 def runs_by_engine(files: list[tuple[str, list[dict]]]) -> dict[str, dict[tuple, dict]]:
@@ -117,14 +113,6 @@ def judge_all(engines: dict[str, dict[tuple, dict]], judgements: Judgements, job
             moves.setdefault(fen, set()).add(r["move"])
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
         list(pool.map(lambda item: judgements.judge_position(*item), moves.items()))
-
-
-def mean_interval(xs: list[float]) -> tuple[float, float]:
-    """The mean and its 95% half-width (normal)."""
-    if not xs:
-        return 0.0, 0.0
-    half = 1.96 * statistics.stdev(xs) / len(xs) ** 0.5 if len(xs) > 1 else 0.0
-    return statistics.fmean(xs), half
 
 
 def losses(searches: dict[tuple, dict], judgements: Judgements) -> list[dict]:

@@ -10,6 +10,7 @@ import tempfile
 import unittest
 
 _here = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, _here)  # the script imports bench/uci_specs.py, found beside it
 _spec = importlib.util.spec_from_file_location("move_quality", os.path.join(_here, "move-quality.py"))
 quality = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(quality)

@@ -1,5 +1,23 @@
 """What the bench scripts that drive UCI engines share (time-to-depth.py, game-depths.py,
-gpu-stop-moves.py): a FEN from a FEN or EPD line, and the options given as NAME:Option=Value."""
+gpu-stop-moves.py, move-quality.py, gpu-closing-probe.py): a FEN from a FEN or EPD line, the
+options given as NAME:Option=Value, the parts of a game by move number, and a mean's interval."""
+
+import statistics
+
+# Parts of a game by the game's move number, for figures by part (opening, middlegame, endgame).
+PARTS = ((1, 20, "moves 1-20"), (21, 40, "moves 21-40"), (41, 10**6, "moves 41 on"))
+
+
+def part_of(fullmove: int) -> str:
+    return next(name for first, last, name in PARTS if first <= fullmove <= last)
+
+
+def mean_interval(xs: list[float]) -> tuple[float, float]:
+    """The mean and its 95% half-width (normal; 0 for fewer than two values)."""
+    if not xs:
+        return 0.0, 0.0
+    half = 1.96 * statistics.stdev(xs) / len(xs) ** 0.5 if len(xs) > 1 else 0.0
+    return statistics.fmean(xs), half
 
 
 def fen_of(line: str) -> str:
