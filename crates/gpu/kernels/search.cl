@@ -166,7 +166,8 @@ DEVICE_FN Frame child_frame(i32 alpha, i32 beta, i32 depth, u32 flags, u32 halfm
 #define NOISE_BY_SM 1
 #endif
 
-/* An experiment (thirty-first session, not yet measured on a device): fewer noise orders than
+/* An experiment (thirty-first session; 8 and 32 orders reached depth 15 no sooner than the
+ * default on the H100 in the thirty-fifth session, docs/PERFORMANCE.md): fewer noise orders than
  * multiprocessors. With NOISE_SEEDS k > 0 the seed is taken from the SM's number modulo k (or the
  * worker's, with NOISE_BY_SM 0), so k orders are shared among all helpers: k = 1 gives every
  * helper the same noisy order, between ABDADA alone (no noise, slower to a depth) and the
