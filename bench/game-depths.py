@@ -15,7 +15,8 @@ What a game adds is the table left by the moves before, and short moves.
 Prints, per engine and part of the game (moves 1-20, 21-40, 41 on), the positions searched and
 the median and mean depth, median nodes and nodes a second (as the engine reports them);
 `--json FILE` keeps every search, with its position and the move played (`bench/move-quality.py`
-judges them). `--clock BASE+INC` hands each search a clock instead of a fixed time. `--stderr DIR`
+judges them). `--clock BASE+INC` hands each search a clock instead of a fixed time, `--depth N` a
+depth (two searches' moves at equal depth, whatever their speed). `--stderr DIR`
 keeps each engine's stderr (the GPU search's `KOGGE_SEARCH_TRACE` lines). Needs python-chess.
 
 Two runs' saved searches of the same games compared position by position (the mean change in
@@ -58,6 +59,16 @@ def clock_limit(spec: str) -> chess.engine.Limit:
     base, _, inc = spec.partition("+")
     b, i = float(base), float(inc or 0)
     return chess.engine.Limit(white_clock=b, black_clock=b, white_inc=i, black_inc=i)
+
+
+def search_limit(movetime: float, clock: str | None, depth: int | None) -> chess.engine.Limit:
+    """A search's limit: a depth (`go depth`, the same tree whatever the machine's speed, for
+    comparing two searches' moves at equal depth), else a clock, else a fixed time."""
+    if depth is not None:
+        return chess.engine.Limit(depth=depth)
+    if clock:
+        return clock_limit(clock)
+    return chess.engine.Limit(time=movetime)
 
 
 def summarise(records: list[dict]) -> list[dict]:
@@ -127,9 +138,11 @@ def main() -> int:
     ap.add_argument("--pgn", required=True)
     ap.add_argument("--games", type=int, default=8, help="the PGN's first N games")
     ap.add_argument("--movetime", type=float, default=0.1, help="seconds a search")
-    ap.add_argument("--clock", help="BASE+INC seconds: each search gets this clock instead of a "
-                    "fixed time (BASE left on both clocks), so the engine's time manager decides, "
-                    "as in a game")
+    limits = ap.add_mutually_exclusive_group()
+    limits.add_argument("--clock", help="BASE+INC seconds: each search gets this clock instead of a "
+                        "fixed time (BASE left on both clocks), so the engine's time manager decides, "
+                        "as in a game")
+    limits.add_argument("--depth", type=int, help="each search to this depth instead of a fixed time")
     ap.add_argument("--side", choices=("white", "black", "both"), default="white",
                     help="whose positions each engine searches (a player searches every other one)")
     ap.add_argument("--from-move", type=int, default=1,
@@ -150,7 +163,7 @@ def main() -> int:
     if not games:
         print(f"no games in {args.pgn}", file=sys.stderr)
         return 1
-    limit = clock_limit(args.clock) if args.clock else chess.engine.Limit(time=args.movetime)
+    limit = search_limit(args.movetime, args.clock, args.depth)
     records = []
     for spec in args.engine:
         name, command = spec.split("=", 1)

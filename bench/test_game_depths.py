@@ -116,6 +116,13 @@ class GameDepthsTest(unittest.TestCase):
         self.assertIsNone(limit.time)
         self.assertEqual(depths.clock_limit("2").white_inc, 0.0)
 
+    def test_a_depth_or_a_clock_or_a_fixed_time(self):
+        self.assertEqual(depths.search_limit(0.1, "6+0.1", 12).depth, 12)
+        self.assertIsNone(depths.search_limit(0.1, "6+0.1", 12).white_clock)
+        self.assertEqual(depths.search_limit(0.1, "6+0.1", None).white_clock, 6.0)
+        self.assertEqual(depths.search_limit(0.25, None, None).time, 0.25)
+        self.assertIsNone(depths.search_limit(0.25, None, None).depth)
+
 
 if __name__ == "__main__":
     unittest.main()
