@@ -178,6 +178,19 @@ DEVICE_FN Frame child_frame(i32 alpha, i32 beta, i32 depth, u32 flags, u32 halfm
 #define NOISE_SEEDS 0u
 #endif
 
+/* An experiment (thirty-fifth session, not yet measured on a device): a helper orders its quiet
+ * moves with noise only at nodes of at least NOISE_MIN_DEPTH plies to go, and below that as
+ * worker 0 does. The first helper to finish an iteration brings back a worse result than worker
+ * 0's search of the same depth, because it reduced and pruned by its noisy order (twenty-seventh
+ * session); taking the noise out of the pruning everywhere (CLEAN_RANK) gave better moves at a
+ * depth and cost 55% more nodes. Most pruning by move count and most reductions are near the
+ * leaves, while the helpers' diversity (ABDADA spreads them anyway) matters most near the root:
+ * clean near the leaves and noisy above is between the two. 0: noise at every node (the
+ * default; the test compiled out). */
+#ifndef NOISE_MIN_DEPTH
+#define NOISE_MIN_DEPTH 0
+#endif
+
 /* The search's own register budget on CUDA. NVRTC compiles every module with a cap of 128
  * registers a thread (set for GPU perft's occupancy); held to it, this kernel spilled (648 bytes
  * of stack against 536), and one worker ran 11% slower. Bounds of 12 workers per multiprocessor
@@ -399,6 +412,9 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
             hints.counter = slot != COUNTER_NONE ? (u32)history[COUNTER_BASE + slot] : 0u;
             u32 qs = (f.flags & FLAG_QS) != 0;
             u32 rnd = randomize_seed ? randomize_seed ^ (u32)key : 0u;
+#if NOISE_MIN_DEPTH
+            if (f.depth < NOISE_MIN_DEPTH) rnd = 0u;
+#endif
             f.n_moves = gen_sorted(&cur, lines, lane, qs, &hints, history, rnd, gen_keys, lane_counts,
                                    my_lists + ply * MAX_MOVES);
             if (ply == 0 && root_limited)
