@@ -433,11 +433,29 @@ fn opencl_present(what: &str) -> bool {
     present
 }
 
-/// `isready` once the GPU search is being opened: the kernel is built at start and `isready`
-/// waits for it (minutes on PoCL without its cache).
-fn await_kernel_build(e: &mut Engine) {
+/// An engine on the OpenCL backend with these arguments and environment, past `uciok` and
+/// `isready`: the kernel is built at start and `isready` waits for it (minutes on PoCL without
+/// its cache). `setup` is sent before `isready`.
+fn open_gpu_engine(args: &[&str], env: &[(&str, &str)], setup: &[&str]) -> Engine {
+    let mut full = vec!["--backend", "opencl"];
+    full.extend_from_slice(args);
+    let mut e = Engine::start_with_env(&full, env);
+    e.send("uci");
+    e.expect_line("uciok");
+    for line in setup {
+        e.send(line);
+    }
     e.send("isready");
     e.read_until("readyok", Duration::from_secs(600), |l| l == "readyok");
+    e
+}
+
+/// That the GPU search answered: it says why in an `info string` whenever the CPU does instead.
+fn assert_gpu_answered(lines: &[String], what: &str) {
+    assert!(
+        !lines.iter().any(|l| l.starts_with("info string")),
+        "{what} ran on the GPU: {lines:?}"
+    );
 }
 
 /// The lines up to `bestmove`, with a GPU search's patience (PoCL runs kernels on the CPU).
@@ -452,21 +470,18 @@ fn the_gpu_search_plays_over_uci() {
     if !opencl_present("the GPU search over UCI") {
         return;
     }
-    let mut e = Engine::start(&["--backend", "opencl", "--workers", "2"]);
-    e.send("uci");
-    e.expect_line("uciok");
-    e.send("setoption name GPU Parallel value abdada-rmo");
-    await_kernel_build(&mut e);
+    let mut e = open_gpu_engine(
+        &["--workers", "2"],
+        &[],
+        &["setoption name GPU Parallel value abdada-rmo"],
+    );
     e.send("position startpos moves d2d4");
     e.send("go depth 5");
     let lines = await_bestmove(&mut e);
     let mut board = Board::startpos();
     board.play(board.parse_uci("d2d4").unwrap());
     legal_bestmove(&lines, &board);
-    assert!(
-        !lines.iter().any(|l| l.starts_with("info string")),
-        "the GPU search ran: {lines:?}"
-    );
+    assert_gpu_answered(&lines, "the search");
     assert!(
         lines.iter().any(|l| field(l, "depth") == Some("5")),
         "{lines:?}"
@@ -478,10 +493,7 @@ fn the_gpu_search_plays_over_uci() {
     e.send("go depth 4");
     let lines = await_bestmove(&mut e);
     legal_bestmove(&lines, &Board::startpos());
-    assert!(
-        !lines.iter().any(|l| l.starts_with("info string")),
-        "MultiPV ran on the GPU: {lines:?}"
-    );
+    assert_gpu_answered(&lines, "MultiPV");
     for depth in 1..=4 {
         let at_depth = pv_lines_at(&lines, &depth.to_string());
         let indices: Vec<&str> = at_depth
@@ -514,10 +526,7 @@ fn the_gpu_search_plays_over_uci() {
     e.send("position fen 4k3/8/8/3q4/8/8/3R4/4K3 w - - 0 1");
     e.send("go depth 5 searchmoves e1f1 d2e2");
     let lines = await_bestmove(&mut e);
-    assert!(
-        !lines.iter().any(|l| l.starts_with("info string")),
-        "searchmoves ran on the GPU: {lines:?}"
-    );
+    assert_gpu_answered(&lines, "searchmoves");
     assert!(
         ["e1f1", "d2e2"].contains(&best(&lines)),
         "Rxd5 was not named: {lines:?}"
@@ -556,10 +565,7 @@ fn a_first_move_with_2048_gpu_workers_keeps_to_the_clock() {
     if !opencl_present("the first move with 2,048 GPU workers") {
         return;
     }
-    let mut e = Engine::start(&["--backend", "opencl", "--workers", "2048"]);
-    e.send("uci");
-    e.expect_line("uciok");
-    await_kernel_build(&mut e);
+    let mut e = open_gpu_engine(&["--workers", "2048"], &[], &[]);
     e.send("position startpos moves e2e4");
     let clock = Duration::from_secs(20);
     let asked = Instant::now();
@@ -567,10 +573,7 @@ fn a_first_move_with_2048_gpu_workers_keeps_to_the_clock() {
     let lines = await_bestmove(&mut e);
     let took = asked.elapsed();
     legal_bestmove(&lines, &after(&["e2e4"]));
-    assert!(
-        !lines.iter().any(|l| l.starts_with("info string")),
-        "the GPU search ran: {lines:?}"
-    );
+    assert_gpu_answered(&lines, "the search");
     assert!(
         took < clock / 2,
         "the first move took {took:?} of a {clock:?} clock: {lines:?}"
@@ -585,13 +588,11 @@ fn a_gpu_search_that_fails_mid_game_goes_on_on_the_cpu() {
     if !opencl_present("the GPU search's failure mid-game") {
         return;
     }
-    let mut e = Engine::start_with_env(
-        &["--backend", "opencl", "--workers", "1"],
+    let mut e = open_gpu_engine(
+        &["--workers", "1"],
         &[("KOGGE_OPENCL_OPTIONS", "-DFAULT_AFTER_NODES=2000")],
+        &[],
     );
-    e.send("uci");
-    e.expect_line("uciok");
-    await_kernel_build(&mut e);
     // With a clock: the CPU search plans its time on what the GPU left of it.
     e.send("position startpos moves e2e4");
     e.send("go wtime 20000 btime 20000");
@@ -631,20 +632,15 @@ fn the_null_move_verification_knob_finds_a_zugzwang_win() {
     if !opencl_present("the null move's verification on the GPU") {
         return;
     }
-    let mut e = Engine::start_with_env(
-        &["--backend", "opencl", "--workers", "8"],
+    let mut e = open_gpu_engine(
+        &["--workers", "8"],
         &[("KOGGE_OPENCL_OPTIONS", "-DNMP_VERIFY=1")],
+        &[],
     );
-    e.send("uci");
-    e.expect_line("uciok");
-    await_kernel_build(&mut e);
     e.send("position fen 1q1k4/2Rr4/8/2Q3K1/8/8/8/8 w - - 0 1");
     e.send("go depth 14");
     let lines = await_bestmove(&mut e);
-    assert!(
-        !lines.iter().any(|l| l.starts_with("info string")),
-        "{lines:?}"
-    );
+    assert_gpu_answered(&lines, "the search");
     assert!(
         lines.iter().any(|l| field(l, "depth") == Some("14")),
         "{lines:?}"
