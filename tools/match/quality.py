@@ -70,6 +70,11 @@ def move_losses(white_values: list[int], first_mover: int) -> list[tuple[int, in
     `first_mover` is 0 when White made the first move, 1 when Black did; the move number counts
     the game's moves from 1 (White's and Black's first moves are both 1). Moves made with the
     game decided are left out."""
+    return [(mover, number, loss) for _, mover, number, loss in ply_losses(white_values, first_mover)]
+
+
+def ply_losses(white_values: list[int], first_mover: int) -> list[tuple[int, int, int, int]]:
+    """move_losses with each move's ply (its index in the game's moves) in front."""
     out = []
     for ply in range(len(white_values) - 1):
         mover = (first_mover + ply) % 2
@@ -77,7 +82,7 @@ def move_losses(white_values: list[int], first_mover: int) -> list[tuple[int, in
         before, after = sign * white_values[ply], sign * white_values[ply + 1]
         if abs(before) > DECIDED:
             continue
-        out.append((mover, (first_mover + ply) // 2 + 1, max(0, before - after)))
+        out.append((ply, mover, (first_mover + ply) // 2 + 1, max(0, before - after)))
     return out
 
 
@@ -95,29 +100,64 @@ def iter_games(pgn_text: str) -> Iterator[chess.pgn.Game]:
         yield game
 
 
-def judge_games(pgn_text: str, judge: chess.engine.SimpleEngine, depth: int) -> dict[str, EngineLosses]:
-    engines: dict[str, EngineLosses] = {}
-    cache: dict[str, int] = {}
+@dataclass
+class JudgedMove:
+    """One move of a game with what it lost, and what tools/match/blunders.py needs to search its
+    position again."""
+
+    engine: str
+    number: int  # the game's move number
+    loss: int
+    before: int  # the judge's value of the position before the move, the mover's side
+    fen: str  # the position before the move
+    move: str  # UCI
+    comment: str  # the PGN's move comment: score/depth and time (games.move_comment)
+    best: str | None  # the judge's move there, where it gave a line
+
+
+def judge_moves(pgn_text: str, judge: chess.engine.SimpleEngine, depth: int) -> list[JudgedMove]:
+    """Every move of the games not made with the game decided, each with its loss."""
+    moves: list[JudgedMove] = []
+    cache: dict[str, tuple[int, str | None]] = {}
     for number, game in enumerate(iter_games(pgn_text), 1):
         names = (game.headers.get("White", "?"), game.headers.get("Black", "?"))
         board = game.board()
         first_mover = 0 if board.turn == chess.WHITE else 1
         values = []
+        judged: list[tuple[str, str | None]] = []  # each position's FEN and the judge's move
         for move in [None, *game.mainline_moves()]:
             if move is not None:
                 board.push(move)
+            key = board.fen()
             if board.is_game_over():
                 outcome = board.outcome()
                 values.append(0 if outcome.winner is None else (CAP if outcome.winner == chess.WHITE else -CAP))
+                judged.append((key, None))
                 continue
-            key = board.fen()
             if key not in cache:
                 info = judge.analyse(board, chess.engine.Limit(depth=depth))
-                cache[key] = white_value(info["score"])
-            values.append(cache[key])
-        for mover, number, loss in move_losses(values, first_mover):
-            engines.setdefault(names[mover], EngineLosses()).add(number, loss)
+                pv = info.get("pv")
+                cache[key] = (white_value(info["score"]), pv[0].uci() if pv else None)
+            values.append(cache[key][0])
+            judged.append((key, cache[key][1]))
+        nodes = list(game.mainline())
+        for ply, mover, move_number, loss in ply_losses(values, first_mover):
+            node = nodes[ply]
+            before = values[ply] if mover == 0 else -values[ply]
+            moves.append(
+                JudgedMove(
+                    names[mover], move_number, loss, before, judged[ply][0], node.move.uci(),
+                    node.comment.strip(), judged[ply][1],
+                )
+            )
         print(f"  game {number} judged", file=sys.stderr)
+    return moves
+
+
+def judge_games(pgn_text: str, judge: chess.engine.SimpleEngine, depth: int) -> dict[str, EngineLosses]:
+    engines: dict[str, EngineLosses] = {}
+    for judged in judge_moves(pgn_text, judge, depth):
+        engines.setdefault(judged.engine, EngineLosses()).add(judged.number, judged.loss)
     return engines
 
 

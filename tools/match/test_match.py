@@ -9,6 +9,7 @@ Run from the repository root with either of
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import json
 import math
@@ -19,12 +20,14 @@ import sys
 import tempfile
 import time
 import unittest
+import unittest.mock
 from pathlib import Path
 
 import chess
 import chess.engine
 import chess.pgn
 
+import blunders
 import combine
 import depths
 import games
@@ -256,6 +259,118 @@ class QualityTest(unittest.TestCase):
         self.assertEqual(engines["a"].losses, [0, 0, 0])
         self.assertEqual(engines["b"].losses, [0, 0])
         self.assertIn("3 moves, mean loss 0.0 cp", engines["a"].summary())
+
+
+class _Referee:
+    """A stand-in for a UCI engine that plays one move, as SimpleEngine.play would."""
+
+    def __init__(self, move: str):
+        self.move = move
+        self.limits: list[chess.engine.Limit] = []
+
+    def play(self, board, limit, game=None):
+        self.limits.append(limit)
+        return chess.engine.PlayResult(chess.Move.from_uci(self.move), None)
+
+
+class _Judge:
+    """A stand-in judge valuing each position by a table of FENs (White's view)."""
+
+    def __init__(self, values: dict[str, int]):
+        self.values = values
+
+    def analyse(self, board, limit):
+        return {"score": chess.engine.PovScore(chess.engine.Cp(self.values[board.fen()]), chess.WHITE)}
+
+
+class BlundersTest(unittest.TestCase):
+    FEN = "4k3/8/8/8/8/8/4P3/4K3 b - - 0 40"
+
+    def blunder(self, comment: str) -> quality.JudgedMove:
+        # Black to move, valued -20 before; Kd7 lost 300 by the judge.
+        return quality.JudgedMove("gpu", 40, 300, -20, self.FEN, "e8d7", comment, "e8e7")
+
+    def test_the_depth_comes_from_the_move_comment(self):
+        self.assertEqual(blunders.reported_depth("+0.38/18 0.215s"), 18)
+        self.assertEqual(blunders.reported_depth("-M3/7 0.010s"), 7)
+        self.assertIsNone(blunders.reported_depth("0.100s"))
+        self.assertIsNone(blunders.reported_depth(""))
+
+    def test_the_referee_searches_to_the_reported_depth(self):
+        after = chess.Board(self.FEN)
+        after.push_uci("e8e7")
+        judge = _Judge({after.fen(): 50})  # White's view: +50 is -50 for Black
+        referee = _Referee("e8e7")
+        checked = blunders.recheck(self.blunder("-0.20/17 0.1s"), "cpu2", referee, judge, 12)
+        self.assertEqual(referee.limits[0].depth, 17)
+        self.assertEqual((checked.referee, checked.depth, checked.move, checked.loss), ("cpu2", 17, "e8e7", 30))
+
+    def test_the_same_move_keeps_its_loss_and_no_depth_no_search(self):
+        referee = _Referee("e8d7")
+        checked = blunders.recheck(self.blunder("-0.20/17 0.1s"), "r", referee, _Judge({}), 12)
+        self.assertEqual((checked.move, checked.loss), ("e8d7", 300))
+        self.assertIsNone(blunders.recheck(self.blunder("0.1s"), "r", referee, _Judge({}), 12))
+
+    def test_the_summary_counts_the_same_moves(self):
+        b = self.blunder("-0.20/17 0.1s")
+        rechecks = [blunders.Recheck(b, "r", 17, "e8d7", 300), blunders.Recheck(b, "r", 17, "e8e7", 100)]
+        line = blunders.summary("gpu", "r", [b, b, b], rechecks)
+        self.assertIn("gpu, r: 3 blunders, 2 searched again", line)
+        self.assertIn("same move in 1; mean loss 300 cp, the referee's 200 cp", line)
+        self.assertIn("none searched again", blunders.summary("cpu", "r", [b], []))
+
+    def test_referees_by_name(self):
+        self.assertEqual(
+            blunders.referee_specs(["a=kogge --backend cpu", "b=x"], ["a:Threads=2", "a:Hash=64"]),
+            {"a": ("kogge --backend cpu", {"Threads": "2", "Hash": "64"}), "b": ("x", {})},
+        )
+        self.assertIn("NAME=COMMAND", blunders.referee_specs(["kogge"], []))
+        self.assertIn("NAME:Option=Value", blunders.referee_specs(["a=x"], ["b:Threads=2"]))
+        self.assertIn("NAME:Option=Value", blunders.referee_specs(["a=x"], ["Threads=2"]))
+
+    def test_a_match_without_blunders(self):
+        pgn = '[White "a"]\n[Black "b"]\n\n1. e4 {+0.10/5 0.01s} e5 {-0.10/5 0.01s} *\n'
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp) / "g.pgn"
+            path.write_text(pgn)
+            out = io.StringIO()
+            with unittest.mock.patch("sys.stdout", out):
+                code = blunders.main([str(path), "--judge", fake("random"), "--referee", "f=" + fake("random")])
+        self.assertEqual(code, 0)
+        self.assertIn("blunders lose 150 cp or more", out.getvalue())
+        self.assertNotIn("a:", out.getvalue())
+
+    def test_blunders_of_an_earlier_run(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            saved = Path(tmp) / "b.json"
+            b = self.blunder("-0.20/17 0.1s")
+            small = quality.JudgedMove("cpu", 41, 100, 0, self.FEN, "e8f8", "-0.00/9 0.1s", None)
+            saved.write_text(json.dumps({"blunders": [dataclasses.asdict(b), dataclasses.asdict(small)]}))
+            out, again = io.StringIO(), Path(tmp) / "again.json"
+            with unittest.mock.patch("sys.stdout", out):
+                code = blunders.main(
+                    ["--blunders", str(saved), "--judge", fake("random"), "--referee", "f=" + fake("random"),
+                     "--json", str(again)]
+                )
+            self.assertEqual(code, 0)
+            # The fake referee plays a random move: the fake judge values every position at 0.
+            self.assertIn("gpu, f: 1 blunders, 1 searched again", out.getvalue())
+            self.assertNotIn("cpu", out.getvalue())  # 100 cp is below the 150 of a blunder
+            kept = json.loads(again.read_text())
+            self.assertEqual([x["move"] for x in kept["blunders"]], ["e8d7"])
+            self.assertEqual(kept["rechecks"][0]["depth"], 17)
+        with unittest.mock.patch("sys.stderr", io.StringIO()):
+            self.assertEqual(blunders.main(["--judge", "x", "--referee", "y=z"]), 2)
+
+    def test_a_bad_referee_option_is_refused(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp) / "g.pgn"
+            path.write_text("")
+            err = io.StringIO()
+            with unittest.mock.patch("sys.stderr", err):
+                code = blunders.main([str(path), "--judge", "x", "--referee", "y=z", "--referee-option", "y:Threads"])
+        self.assertEqual(code, 2)
+        self.assertIn("Option=Value", err.getvalue())
 
 
 class OpeningMovesTest(unittest.TestCase):
