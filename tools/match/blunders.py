@@ -41,7 +41,7 @@ import chess
 import chess.engine
 
 from depths import COMMENT
-from quality import CAP, DECIDED, JudgedMove, judge_moves, white_value
+from quality import DECIDED, JudgedMove, judge_moves, outcome_value, read_pgns, white_value
 
 
 @dataclass
@@ -67,11 +67,8 @@ def value_after(board: chess.Board, move: chess.Move, judge: chess.engine.Simple
     after = board.copy()
     after.push(move)
     if after.is_game_over():
-        outcome = after.outcome()
-        white = 0 if outcome.winner is None else (CAP if outcome.winner == chess.WHITE else -CAP)
-    else:
-        white = white_value(judge.analyse(after, chess.engine.Limit(depth=depth))["score"])
-    return sign * white
+        return sign * outcome_value(after)
+    return sign * white_value(judge.analyse(after, chess.engine.Limit(depth=depth))["score"])
 
 
 def recheck(
@@ -127,13 +124,9 @@ def main(argv: list[str] | None = None) -> int:
     if bool(args.pgn) == bool(args.blunders):
         print("blunders.py: give either PGNs or --blunders", file=sys.stderr)
         return 2
-    text = ""
-    for path in args.pgn:
-        try:
-            text += path.read_text() + "\n\n"
-        except OSError as err:
-            print(f"blunders.py: cannot read {path}: {err.strerror}", file=sys.stderr)
-            return 2
+    text = read_pgns(args.pgn, "blunders.py")
+    if text is None:
+        return 2
     referees = referee_specs(args.referee, args.referee_option)
     if isinstance(referees, str):
         print(f"blunders.py: {referees}", file=sys.stderr)

@@ -94,6 +94,25 @@ def white_value(score: chess.engine.PovScore) -> int:
     return max(-CAP, min(CAP, value))
 
 
+def outcome_value(board: chess.Board) -> int:
+    """A finished game's value from White's view: the cap for a win, 0 for a draw."""
+    winner = board.outcome().winner
+    return 0 if winner is None else (CAP if winner == chess.WHITE else -CAP)
+
+
+def read_pgns(paths: list[Path], tool: str) -> str | None:
+    """The PGN files' text, one after the other, or None (said on stderr, as `tool`) where one
+    cannot be read."""
+    text = ""
+    for path in paths:
+        try:
+            text += path.read_text() + "\n\n"
+        except OSError as err:
+            print(f"{tool}: cannot read {path}: {err.strerror}", file=sys.stderr)
+            return None
+    return text
+
+
 def iter_games(pgn_text: str) -> Iterator[chess.pgn.Game]:
     handle = io.StringIO(pgn_text)
     while (game := chess.pgn.read_game(handle)) is not None:
@@ -130,8 +149,7 @@ def judge_moves(pgn_text: str, judge: chess.engine.SimpleEngine, depth: int) -> 
                 board.push(move)
             key = board.fen()
             if board.is_game_over():
-                outcome = board.outcome()
-                values.append(0 if outcome.winner is None else (CAP if outcome.winner == chess.WHITE else -CAP))
+                values.append(outcome_value(board))
                 judged.append((key, None))
                 continue
             if key not in cache:
@@ -168,13 +186,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--depth", type=int, default=12, help="the judge's depth (default 12)")
     parser.add_argument("--threads", type=int, default=1, help="the judge's Threads (default 1)")
     args = parser.parse_args(argv)
-    text = ""
-    for path in args.pgn:
-        try:
-            text += path.read_text() + "\n\n"
-        except OSError as err:
-            print(f"quality.py: cannot read {path}: {err.strerror}", file=sys.stderr)
-            return 2
+    text = read_pgns(args.pgn, "quality.py")
+    if text is None:
+        return 2
     judge = chess.engine.SimpleEngine.popen_uci(args.judge)
     try:
         if args.threads != 1:
