@@ -95,6 +95,15 @@ def recheck(
     return Recheck(blunder, name, depth, move, max(0, blunder.before - value_after(board, played.move, judge, judge_depth)))
 
 
+def listed(r: Recheck) -> str:
+    """One recheck's line for --list."""
+    b = r.blunder
+    return (
+        f"  {b.engine} {b.move} (-{b.loss}) at depth {r.depth}, {r.referee} {r.move} (-{r.loss}), "
+        f"judge {b.best}: {b.fen}"
+    )
+
+
 def summary(name: str, referee: str, blunders: list[JudgedMove], rechecks: list[Recheck]) -> str:
     """One engine's line for one referee."""
     if not rechecks:
@@ -149,6 +158,8 @@ def main(argv: list[str] | None = None) -> int:
                     checked = recheck(blunder, name, referee, judge, args.depth)
                     if checked is not None:
                         rechecks.append(checked)
+                        if args.list:  # as they come, so that a run stopped early shows them
+                            print(listed(checked), flush=True)
             finally:
                 referee.quit()
     finally:
@@ -162,10 +173,6 @@ def main(argv: list[str] | None = None) -> int:
         for name in referees:
             theirs = [r for r in rechecks if r.referee == name and r.blunder.engine == engine]
             print(summary(engine, name, own, theirs))
-            if args.list:
-                for r in theirs:
-                    b = r.blunder
-                    print(f"  move {b.number} {b.move} (-{b.loss}), {name} {r.move} (-{r.loss}), judge {b.best}: {b.fen}")
     if args.json:
         args.json.write_text(
             json.dumps({"blunders": [asdict(b) for b in blunders], "rechecks": [asdict(r) for r in rechecks]}, indent=1)
