@@ -235,6 +235,153 @@ fn bad_input_is_reported_and_survived() {
     e.expect_line("Fen: rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2");
 }
 
+/// Lines of random input, from a seeded generator: garbage, commands with bad arguments,
+/// malformed FENs and moves, searches started and stopped. No GPU backend is named (opening one
+/// on PoCL would take minutes), and no `quit`.
+fn random_input(seed: u64, count: usize) -> Vec<String> {
+    const FENS: [&str; 5] = [
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
+        "4k3/P7/8/8/8/8/8/4K3 w - - 0 1",
+        "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1",
+        "nrbkqbrn/pppppppp/8/8/8/8/PPPPPPPP/NRBKQBRN w GBgb - 0 1",
+    ];
+    const WORDS: [&str; 24] = [
+        "go",
+        "depth",
+        "movetime",
+        "wtime",
+        "nodes",
+        "mate",
+        "searchmoves",
+        "ponder",
+        "infinite",
+        "position",
+        "startpos",
+        "fen",
+        "moves",
+        "setoption",
+        "name",
+        "value",
+        "-1",
+        "0",
+        "99999999999999999999",
+        "e2e4",
+        "a7a8q",
+        "0000",
+        "h9h9",
+        "isready",
+    ];
+    const GOES: [&str; 9] = [
+        "depth 2",
+        "movetime 10",
+        "nodes 300",
+        "wtime 50 btime 50",
+        "depth",
+        "movetime -5",
+        "mate 1",
+        "searchmoves e2e4 zz",
+        "depth 99999999999",
+    ];
+    const OPTIONS: [&str; 7] = [
+        "Hash",
+        "Threads",
+        "MultiPV",
+        "Move Overhead",
+        "UCI_Chess960",
+        "Nope",
+        "Backend",
+    ];
+    const VALUES: [&str; 7] = ["1", "0", "-3", "abc", "true", "100000000", "quantum"];
+    const MOVES: [&str; 7] = ["e2e4", "e7e5", "g1f3", "a7a8q", "e1g1", "b1a1", "zz"];
+    let mut state = seed
+        .wrapping_mul(6364136223846793005)
+        .wrapping_add(1442695040888963407);
+    let mut next = |n: usize| {
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        ((state >> 33) as usize) % n
+    };
+    (0..count)
+        .map(|_| match next(10) {
+            0..=2 => {
+                let mut fen: Vec<char> = FENS[next(FENS.len())].chars().collect();
+                for _ in 0..next(4) {
+                    let at = next(fen.len());
+                    let pool: Vec<char> = "pnbrqkPNBRQK18/ -wbKQkqah0".chars().collect();
+                    fen[at] = pool[next(pool.len())];
+                }
+                let moves: Vec<&str> = (0..next(4)).map(|_| MOVES[next(MOVES.len())]).collect();
+                let fen: String = fen.into_iter().collect();
+                if moves.is_empty() {
+                    format!("position fen {fen}")
+                } else {
+                    format!("position fen {fen} moves {}", moves.join(" "))
+                }
+            }
+            3 | 4 => format!("go {}", GOES[next(GOES.len())]),
+            5 => "stop".to_string(),
+            6 => format!(
+                "setoption name {} value {}",
+                OPTIONS[next(OPTIONS.len())],
+                VALUES[next(VALUES.len())]
+            ),
+            _ => (0..1 + next(5))
+                .map(|_| WORDS[next(WORDS.len())])
+                .collect::<Vec<_>>()
+                .join(" "),
+        })
+        .collect()
+}
+
+#[test]
+fn random_input_leaves_the_engine_answering_with_legal_moves() {
+    // Whatever came before, the engine still answers, and a search of the position it holds
+    // (`d` says which) gives a legal move.
+    for seed in 1..=3 {
+        let mut e = ready();
+        for line in random_input(seed, 300) {
+            e.send(&line);
+        }
+        // `stop` does not wait for the search: its `bestmove`, and every answer to the input,
+        // are read and dropped before the checks, so that the ones read next are theirs.
+        e.send("stop");
+        e.send("setoption name UCI_Chess960 value false");
+        let answered = e.lines_within(Duration::from_millis(500));
+        assert!(
+            answered
+                .iter()
+                .filter(|l| l.starts_with("info string"))
+                .count()
+                >= 10,
+            "seed {seed}: the input was not read and answered: {answered:?}"
+        );
+        e.send("isready");
+        e.expect_line("readyok");
+        e.send("d");
+        let lines = e.expect_prefix("Fen: ");
+        let fen = lines
+            .last()
+            .unwrap()
+            .trim_start_matches("Fen: ")
+            .to_string();
+        let board = Board::from_fen(&fen)
+            .unwrap_or_else(|err| panic!("seed {seed}: `d` gave {fen}: {err}"));
+        e.send("go depth 2");
+        let lines = e.expect_prefix("bestmove");
+        if board.legal_moves().is_empty() {
+            assert_eq!(best(&lines), "0000", "seed {seed}: {fen}");
+        } else {
+            assert!(
+                lines.iter().any(|l| field(l, "depth") == Some("2")),
+                "seed {seed}: {lines:?}"
+            );
+            legal_bestmove(&lines, &board);
+        }
+    }
+}
+
 #[test]
 fn options_change_the_search() {
     let mut e = ready();
