@@ -313,3 +313,101 @@ fn playother_takes_the_side_not_on_move() {
     let lines = e.expect_prefix("move ");
     legal_move(&lines, &mut after(&["e2e4", "c7c5"]));
 }
+
+/// Lines of random input, from a seeded generator: garbage, commands with bad arguments,
+/// malformed positions and moves, searches started and interrupted. No `quit`.
+fn random_input(seed: u64, count: usize) -> Vec<String> {
+    const COMMANDS: [&str; 30] = [
+        "new",
+        "force",
+        "go",
+        "?",
+        "undo",
+        "remove",
+        "post",
+        "nopost",
+        "hard",
+        "easy",
+        "white",
+        "black",
+        "playother",
+        "analyze",
+        "exit",
+        ".",
+        "draw",
+        "computer",
+        "random",
+        "sd 2",
+        "sd x",
+        "st 0.05",
+        "st -1",
+        "level 40 0:05 0",
+        "level x y z",
+        "time 500",
+        "otim -3",
+        "memory 8",
+        "cores 0",
+        "result 1-0 {gone}",
+    ];
+    const MOVES: [&str; 8] = ["e2e4", "e7e5", "g1f3", "a7a8q", "e1g1", "Nf3", "O-O", "zz"];
+    const FENS: [&str; 3] = [
+        "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+        "4k3/P7/8/8/8/8/8/4K3 w - - 0 1",
+        "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1",
+    ];
+    let mut state = seed
+        .wrapping_mul(6364136223846793005)
+        .wrapping_add(1442695040888963407);
+    let mut next = |n: usize| {
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        ((state >> 33) as usize) % n
+    };
+    (0..count)
+        .map(|_| match next(10) {
+            0 => {
+                let mut fen: Vec<char> = FENS[next(FENS.len())].chars().collect();
+                for _ in 0..next(3) {
+                    let at = next(fen.len());
+                    fen[at] = ['k', 'P', '9', '/', ' ', 'x'][next(6)];
+                }
+                format!("setboard {}", fen.into_iter().collect::<String>())
+            }
+            1..=3 => format!("usermove {}", MOVES[next(MOVES.len())]),
+            4 => MOVES[next(MOVES.len())].to_string(),
+            5 => format!("ping {}", next(100)),
+            _ => COMMANDS[next(COMMANDS.len())].to_string(),
+        })
+        .collect()
+}
+
+#[test]
+fn random_input_leaves_the_engine_answering_with_legal_moves() {
+    // Whatever came before, the engine still answers `ping` and, in a new game, replies to 1. e4
+    // with a legal move.
+    for seed in 1..=3 {
+        let mut e = ready();
+        for line in random_input(seed, 300) {
+            e.send(&line);
+        }
+        e.send("exit");
+        e.send("force");
+        e.send("?");
+        e.send("ping 1000");
+        let answered = e.read_until("pong 1000", pipe::PATIENCE, |l| l == "pong 1000");
+        assert!(
+            answered
+                .iter()
+                .filter(|l| l.starts_with("Illegal") || l.starts_with("Error"))
+                .count()
+                >= 10,
+            "seed {seed}: the input was not read and answered: {answered:?}"
+        );
+        e.send("new");
+        e.send("sd 2");
+        e.send("usermove e2e4");
+        let lines = e.expect_prefix("move ");
+        legal_move(&lines, &mut after(&["e2e4"]));
+    }
+}
