@@ -151,7 +151,9 @@ def main(argv: list[str] | None = None) -> int:
         blunders = [m for m in blunders if m.loss >= args.min_loss]
         rechecks: list[Recheck] = []
         for name, (command, options) in referees.items():
-            referee = chess.engine.SimpleEngine.popen_uci(shlex.split(command))
+            # A GPU engine's `isready` waits for its kernel's build: more than the default 10 s
+            # on PoCL, and NVRTC takes seconds too.
+            referee = chess.engine.SimpleEngine.popen_uci(shlex.split(command), timeout=600)
             try:
                 referee.configure(options)
                 for blunder in blunders:
