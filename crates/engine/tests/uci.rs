@@ -4,7 +4,7 @@
 mod pipe;
 
 use kogge_chess::Board;
-use pipe::{Engine, after};
+use pipe::{Engine, Seeded, after};
 use std::time::{Duration, Instant};
 
 /// A fresh engine past the handshake.
@@ -294,41 +294,28 @@ fn random_input(seed: u64, count: usize) -> Vec<String> {
     ];
     const VALUES: [&str; 7] = ["1", "0", "-3", "abc", "true", "100000000", "quantum"];
     const MOVES: [&str; 7] = ["e2e4", "e7e5", "g1f3", "a7a8q", "e1g1", "b1a1", "zz"];
-    let mut state = seed
-        .wrapping_mul(6364136223846793005)
-        .wrapping_add(1442695040888963407);
-    let mut next = |n: usize| {
-        state = state
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        ((state >> 33) as usize) % n
-    };
+    let mut rng = Seeded::new(seed);
     (0..count)
-        .map(|_| match next(10) {
+        .map(|_| match rng.below(10) {
             0..=2 => {
-                let mut fen: Vec<char> = FENS[next(FENS.len())].chars().collect();
-                for _ in 0..next(4) {
-                    let at = next(fen.len());
-                    let pool: Vec<char> = "pnbrqkPNBRQK18/ -wbKQkqah0".chars().collect();
-                    fen[at] = pool[next(pool.len())];
-                }
-                let moves: Vec<&str> = (0..next(4)).map(|_| MOVES[next(MOVES.len())]).collect();
-                let fen: String = fen.into_iter().collect();
+                let fen = rng.pick(&FENS);
+                let fen = rng.garble(fen, 3, "pnbrqkPNBRQK18/ -wbKQkqah0");
+                let moves: Vec<&str> = (0..rng.below(4)).map(|_| rng.pick(&MOVES)).collect();
                 if moves.is_empty() {
                     format!("position fen {fen}")
                 } else {
                     format!("position fen {fen} moves {}", moves.join(" "))
                 }
             }
-            3 | 4 => format!("go {}", GOES[next(GOES.len())]),
+            3 | 4 => format!("go {}", rng.pick(&GOES)),
             5 => "stop".to_string(),
             6 => format!(
                 "setoption name {} value {}",
-                OPTIONS[next(OPTIONS.len())],
-                VALUES[next(VALUES.len())]
+                rng.pick(&OPTIONS),
+                rng.pick(&VALUES)
             ),
-            _ => (0..1 + next(5))
-                .map(|_| WORDS[next(WORDS.len())])
+            _ => (0..1 + rng.below(5))
+                .map(|_| rng.pick(&WORDS))
                 .collect::<Vec<_>>()
                 .join(" "),
         })

@@ -3,7 +3,7 @@
 mod pipe;
 
 use kogge_chess::Board;
-use pipe::{Engine, after};
+use pipe::{Engine, Seeded, after};
 use std::time::{Duration, Instant};
 
 /// A fresh engine past the feature negotiation, in a new game.
@@ -355,29 +355,17 @@ fn random_input(seed: u64, count: usize) -> Vec<String> {
         "4k3/P7/8/8/8/8/8/4K3 w - - 0 1",
         "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1",
     ];
-    let mut state = seed
-        .wrapping_mul(6364136223846793005)
-        .wrapping_add(1442695040888963407);
-    let mut next = |n: usize| {
-        state = state
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        ((state >> 33) as usize) % n
-    };
+    let mut rng = Seeded::new(seed);
     (0..count)
-        .map(|_| match next(10) {
+        .map(|_| match rng.below(10) {
             0 => {
-                let mut fen: Vec<char> = FENS[next(FENS.len())].chars().collect();
-                for _ in 0..next(3) {
-                    let at = next(fen.len());
-                    fen[at] = ['k', 'P', '9', '/', ' ', 'x'][next(6)];
-                }
-                format!("setboard {}", fen.into_iter().collect::<String>())
+                let fen = rng.pick(&FENS);
+                format!("setboard {}", rng.garble(fen, 2, "kP9/ x"))
             }
-            1..=3 => format!("usermove {}", MOVES[next(MOVES.len())]),
-            4 => MOVES[next(MOVES.len())].to_string(),
-            5 => format!("ping {}", next(100)),
-            _ => COMMANDS[next(COMMANDS.len())].to_string(),
+            1..=3 => format!("usermove {}", rng.pick(&MOVES)),
+            4 => rng.pick(&MOVES).to_string(),
+            5 => format!("ping {}", rng.below(100)),
+            _ => rng.pick(&COMMANDS).to_string(),
         })
         .collect()
 }

@@ -169,3 +169,41 @@ pub fn after(moves: &[&str]) -> kogge_chess::Board {
     }
     board
 }
+
+/// A seeded generator for the random-input tests (a 64-bit LCG, the same stream on every run
+/// and machine: a failure names its seed and repeats).
+pub struct Seeded(u64);
+
+impl Seeded {
+    pub fn new(seed: u64) -> Seeded {
+        Seeded(
+            seed.wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407),
+        )
+    }
+
+    /// A number in 0..n.
+    pub fn below(&mut self, n: usize) -> usize {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        ((self.0 >> 33) as usize) % n
+    }
+
+    /// One of `items`.
+    pub fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
+        items[self.below(items.len())]
+    }
+
+    /// `text` with up to `most` characters replaced by ones of `pool`.
+    pub fn garble(&mut self, text: &str, most: usize, pool: &str) -> String {
+        let mut chars: Vec<char> = text.chars().collect();
+        let pool: Vec<char> = pool.chars().collect();
+        for _ in 0..self.below(most + 1) {
+            let at = self.below(chars.len());
+            chars[at] = pool[self.below(pool.len())];
+        }
+        chars.into_iter().collect()
+    }
+}
