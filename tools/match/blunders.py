@@ -22,6 +22,13 @@ With --blunders the games are not judged again: the blunders are those of an ear
 --json (so that the judging of the games, which needs no GPU, is done once and elsewhere; the
 judge then values only the referees' moves that differ).
 
+With --context N the referee sees the game, not just the position: in one new game it first
+plays the engine's own N moves before the blunder at the game's clock (its moves are not kept:
+the game's are), so that its table is warm and the position comes with the game's moves
+(repetitions). --context 0 sends the history only. --limit clock then searches the blunder's
+position at the game's clock too, as in the game; --limit depth (the default) to the reported
+depth. The PGNs give the games' moves and clocks (with --blunders as well).
+
 Prints per engine and referee: the engine's blunders, how many the referee searched (moves
 without a reported depth are left out), how many times it played the same move, and the mean
 loss of the engine's moves and of the referee's there.
@@ -41,7 +48,7 @@ import chess
 import chess.engine
 
 from depths import COMMENT
-from quality import DECIDED, JudgedMove, judge_moves, outcome_value, read_pgns, white_value
+from quality import DECIDED, JudgedMove, iter_games, judge_moves, outcome_value, read_pgns, white_value
 
 
 @dataclass
@@ -53,6 +60,53 @@ class Recheck:
     depth: int
     move: str  # the referee's
     loss: int  # the referee's move's, by the judge
+
+
+@dataclass
+class GameContext:
+    """Where a blunder stood in its game: the game's board up to the blunder's position (its move
+    stack the game's moves), the clocks before each of those moves and the blunder, and the
+    increment."""
+
+    board: chess.Board
+    clocks: list[tuple[float, float]]  # white's and black's seconds before each ply
+    increment: float
+
+
+def game_contexts(pgn_text: str) -> dict[tuple[str, str], GameContext]:
+    """Each position of the games, with the move played there, mapped to its game's context.
+    The clocks are rebuilt as games.py keeps them: a move's seconds (its comment) off the mover's
+    clock, then the increment on."""
+    contexts: dict[tuple[str, str], GameContext] = {}
+    for game in iter_games(pgn_text):
+        base, _, increment = game.headers.get("TimeControl", "-").partition("+")
+        try:
+            clock, inc = float(base), float(increment or 0)
+        except ValueError:
+            clock, inc = 0.0, 0.0  # no clock: a --limit clock search gets none either
+        clocks = {chess.WHITE: clock, chess.BLACK: clock}
+        board = game.board()
+        before: list[tuple[float, float]] = []
+        for node in game.mainline():
+            before.append((clocks[chess.WHITE], clocks[chess.BLACK]))
+            key = (board.fen(), node.move.uci())
+            if key not in contexts:
+                contexts[key] = GameContext(board.copy(), list(before), inc)
+            found = COMMENT.match(node.comment.strip())
+            if found:
+                clocks[board.turn] -= float(found["seconds"])
+            clocks[board.turn] += inc
+            board.push(node.move)
+    return contexts
+
+
+def clock_limit(context: GameContext, ply: int) -> chess.engine.Limit:
+    """The game's clocks before the context's ply."""
+    white, black = context.clocks[ply]
+    return chess.engine.Limit(
+        white_clock=max(white, 0.001), black_clock=max(black, 0.001),
+        white_inc=context.increment, black_inc=context.increment,
+    )
 
 
 def reported_depth(comment: str) -> int | None:
@@ -77,17 +131,34 @@ def recheck(
     referee: chess.engine.SimpleEngine,
     judge: chess.engine.SimpleEngine,
     judge_depth: int,
+    context: GameContext | None = None,
+    warm_moves: int = 0,
+    at_clock: bool = False,
 ) -> Recheck | None:
-    """The referee's search of the blunder's position to the reported depth, or None where the
-    engine reported no depth."""
+    """The referee's search of the blunder's position to the reported depth (or at the game's
+    clock, with a context), or None where the engine reported no depth. With a context, the
+    referee first plays the engine's `warm_moves` moves before it at the game's clocks."""
     depth = reported_depth(blunder.comment)
     if depth is None:
         return None
-    board = chess.Board(blunder.fen)
-    # A new game each time: an empty table, no history but the position's.
-    played = referee.play(board, chess.engine.Limit(depth=depth), game=object())
+    # A new game each time: an empty table, and no history but the context's.
+    game = object()
+    if context is None:
+        board = chess.Board(blunder.fen)
+    else:
+        board = context.board.root()
+        stack = context.board.move_stack
+        last = len(stack)
+        for ply, move in enumerate(stack):
+            if last - ply <= 2 * warm_moves and (last - ply) % 2 == 0:
+                referee.play(board, clock_limit(context, ply), game=game)
+            board.push(move)
+    limit = clock_limit(context, len(board.move_stack)) if context and at_clock else chess.engine.Limit(depth=depth)
+    played = referee.play(board, limit, game=game, info=chess.engine.INFO_BASIC)
     if played.move is None:
         return None
+    if at_clock:
+        depth = played.info.get("depth", 0)
     move = played.move.uci()
     if move == blunder.move:
         return Recheck(blunder, name, depth, move, blunder.loss)
@@ -104,16 +175,20 @@ def listed(r: Recheck) -> str:
     )
 
 
-def summary(name: str, referee: str, blunders: list[JudgedMove], rechecks: list[Recheck]) -> str:
+def summary(
+    name: str, referee: str, blunders: list[JudgedMove], rechecks: list[Recheck], how: str = "at their depth"
+) -> str:
     """One engine's line for one referee."""
     if not rechecks:
         return f"{name}, {referee}: {len(blunders)} blunders, none searched again (no depths reported)"
     same = sum(1 for r in rechecks if r.move == r.blunder.move)
     own = statistics.mean(r.blunder.loss for r in rechecks)
     theirs = statistics.mean(r.loss for r in rechecks)
+    depth = statistics.mean(r.depth for r in rechecks)
     return (
-        f"{name}, {referee}: {len(blunders)} blunders, {len(rechecks)} searched again at their depth: it "
-        f"played the same move in {same}; mean loss {own:.0f} cp, the referee's {theirs:.0f} cp there"
+        f"{name}, {referee}: {len(blunders)} blunders, {len(rechecks)} searched again {how} (depth "
+        f"{depth:.1f}): it played the same move in {same}; mean loss {own:.0f} cp, the referee's "
+        f"{theirs:.0f} cp there"
     )
 
 
@@ -129,13 +204,28 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--min-loss", type=int, default=150, help="a blunder loses this much (default 150 cp)")
     parser.add_argument("--list", action="store_true", help="print every blunder and the referee's move")
     parser.add_argument("--json", type=Path, help="write every blunder and its recheck here")
+    parser.add_argument(
+        "--context", type=int, metavar="N",
+        help="search in the game: its moves, and the engine's N moves before at the game's clock",
+    )
+    parser.add_argument(
+        "--limit", choices=("depth", "clock"), default="depth",
+        help="search the blunder's position to the reported depth (default) or at the game's clock (needs --context)",
+    )
     args = parser.parse_args(argv)
-    if bool(args.pgn) == bool(args.blunders):
-        print("blunders.py: give either PGNs or --blunders", file=sys.stderr)
+    if not args.pgn and not args.blunders or args.pgn and args.blunders and args.context is None:
+        print("blunders.py: give either PGNs or --blunders (with --context, both)", file=sys.stderr)
         return 2
-    text = read_pgns(args.pgn, "blunders.py")
+    if args.context is not None and not args.pgn:
+        print("blunders.py: --context needs the games' PGNs", file=sys.stderr)
+        return 2
+    if args.limit == "clock" and args.context is None:
+        print("blunders.py: --limit clock needs --context", file=sys.stderr)
+        return 2
+    text = read_pgns(args.pgn, "blunders.py") if args.pgn else ""
     if text is None:
         return 2
+    contexts = game_contexts(text) if args.context is not None else {}
     referees = referee_specs(args.referee, args.referee_option)
     if isinstance(referees, str):
         print(f"blunders.py: {referees}", file=sys.stderr)
@@ -157,7 +247,15 @@ def main(argv: list[str] | None = None) -> int:
             try:
                 referee.configure(options)
                 for blunder in blunders:
-                    checked = recheck(blunder, name, referee, judge, args.depth)
+                    context = None
+                    if args.context is not None:
+                        context = contexts.get((blunder.fen, blunder.move))
+                        if context is None:
+                            print(f"blunders.py: {blunder.fen} {blunder.move} is in none of the games", file=sys.stderr)
+                            continue
+                    checked = recheck(
+                        blunder, name, referee, judge, args.depth, context, args.context or 0, args.limit == "clock"
+                    )
                     if checked is not None:
                         rechecks.append(checked)
                         if args.list:  # as they come, so that a run stopped early shows them
@@ -170,11 +268,14 @@ def main(argv: list[str] | None = None) -> int:
         f"judged at depth {args.depth}; blunders lose {args.min_loss} cp or more, with the game not "
         f"decided (within ±{DECIDED} cp)"
     )
+    how = "at the game's clock" if args.limit == "clock" else "at their depth"
+    if args.context is not None:
+        how += f" in the game ({args.context} moves before at its clock)"
     for engine in sorted({b.engine for b in blunders}):
         own = [b for b in blunders if b.engine == engine]
         for name in referees:
             theirs = [r for r in rechecks if r.referee == name and r.blunder.engine == engine]
-            print(summary(engine, name, own, theirs))
+            print(summary(engine, name, own, theirs, how))
     if args.json:
         args.json.write_text(
             json.dumps({"blunders": [asdict(b) for b in blunders], "rechecks": [asdict(r) for r in rechecks]}, indent=1)

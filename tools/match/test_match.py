@@ -264,13 +264,18 @@ class QualityTest(unittest.TestCase):
 class _Referee:
     """A stand-in for a UCI engine that plays one move, as SimpleEngine.play would."""
 
-    def __init__(self, move: str):
+    def __init__(self, move: str, depth: int = 9):
         self.move = move
+        self.depth = depth  # what its info reports
         self.limits: list[chess.engine.Limit] = []
+        self.boards: list[chess.Board] = []
+        self.games: list[object] = []
 
-    def play(self, board, limit, game=None):
+    def play(self, board, limit, game=None, info=None):
         self.limits.append(limit)
-        return chess.engine.PlayResult(chess.Move.from_uci(self.move), None)
+        self.boards.append(board.copy())
+        self.games.append(game)
+        return chess.engine.PlayResult(chess.Move.from_uci(self.move), None, {"depth": self.depth})
 
 
 class _Judge:
@@ -318,6 +323,59 @@ class BlundersTest(unittest.TestCase):
         self.assertIn("gpu, r: 3 blunders, 2 searched again", line)
         self.assertIn("same move in 1; mean loss 300 cp, the referee's 200 cp", line)
         self.assertIn("none searched again", blunders.summary("cpu", "r", [b], []))
+
+    # A game of four plies at 10 s + 0.1 s; the blunder is black's second move, Kd7.
+    GAME = (
+        '[White "cpu"]\n[Black "gpu"]\n[TimeControl "10+0.1"]\n\n'
+        "1. e4 {+0.10/5 1.000s} e5 {-0.10/6 2.000s} 2. Ke2 {+0.00/5 0.500s} Ke7 {-0.10/6 0.250s} "
+        "3. Ke1 {+0.00/5 0.5s} Kd6 {-3.00/17 0.1s} *\n"
+    )
+
+    def game_blunder(self) -> tuple[quality.JudgedMove, blunders.GameContext]:
+        board = chess.Board()
+        for move in ("e2e4", "e7e5", "e1e2", "e8e7", "e2e1"):
+            board.push_uci(move)
+        contexts = blunders.game_contexts(self.GAME)
+        blunder = quality.JudgedMove("gpu", 3, 300, 0, board.fen(), "e7d6", "-3.00/17 0.1s", "e7e8")
+        return blunder, contexts[(board.fen(), "e7d6")]
+
+    def test_a_games_clocks_are_rebuilt_from_its_comments(self):
+        _, context = self.game_blunder()
+        self.assertEqual(len(context.board.move_stack), 5)
+        self.assertEqual(context.increment, 0.1)
+        white, black = context.clocks[5]  # before Kd6: white used 2.0 s, black 2.25 s, 2 + 2 increments
+        self.assertAlmostEqual(white, 10 - 2.0 + 0.3)
+        self.assertAlmostEqual(black, 10 - 2.25 + 0.2)
+
+    def test_in_the_game_the_referee_first_plays_the_engines_moves_before(self):
+        blunder, context = self.game_blunder()
+        referee = _Referee("e7d6")
+        blunders.recheck(blunder, "r", referee, _Judge({}), 12, context, warm_moves=1)
+        # Black's move before (Ke7, ply 3) at the game's clocks, then the blunder to depth 17,
+        # both in one game and with the game's moves.
+        self.assertEqual([len(b.move_stack) for b in referee.boards], [3, 5])
+        self.assertAlmostEqual(referee.limits[0].black_clock, 10 - 2.0 + 0.1)
+        self.assertEqual(referee.limits[0].white_inc, 0.1)
+        self.assertEqual(referee.limits[1].depth, 17)
+        self.assertIs(referee.games[0], referee.games[1])
+        self.assertEqual(referee.boards[1].fen(), blunder.fen)
+
+    def test_at_the_games_clock_the_depth_is_the_referees(self):
+        blunder, context = self.game_blunder()
+        referee = _Referee("e7d6", depth=11)
+        checked = blunders.recheck(blunder, "r", referee, _Judge({}), 12, context, warm_moves=0, at_clock=True)
+        self.assertEqual(len(referee.boards), 1)  # no moves before, but the game's history
+        self.assertEqual(len(referee.boards[0].move_stack), 5)
+        self.assertIsNone(referee.limits[0].depth)
+        self.assertAlmostEqual(referee.limits[0].black_clock, 10 - 2.25 + 0.2)
+        self.assertEqual((checked.depth, checked.move, checked.loss), (11, "e7d6", 300))
+
+    def test_context_needs_the_games(self):
+        with unittest.mock.patch("sys.stderr", io.StringIO()) as err:
+            self.assertEqual(blunders.main(["--blunders", "b.json", "--context", "2", "--judge", "x", "--referee", "y=z"]), 2)
+            self.assertEqual(blunders.main(["g.pgn", "--limit", "clock", "--judge", "x", "--referee", "y=z"]), 2)
+        self.assertIn("--context needs the games' PGNs", err.getvalue())
+        self.assertIn("--limit clock needs --context", err.getvalue())
 
     def test_referees_by_name(self):
         self.assertEqual(
