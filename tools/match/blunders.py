@@ -109,6 +109,12 @@ def clock_limit(context: GameContext, ply: int) -> chess.engine.Limit:
     )
 
 
+def load_moves(path: Path) -> list[JudgedMove]:
+    """The judged moves of a --json: this script's blunders or quality.py's moves."""
+    saved = json.loads(path.read_text())
+    return [JudgedMove(**m) for m in saved.get("blunders", saved.get("moves", []))]
+
+
 def reported_depth(comment: str) -> int | None:
     """The depth in a move comment of games.move_comment, if it has one."""
     found = COMMENT.match(comment)
@@ -235,7 +241,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.threads != 1:
             judge.configure({"Threads": args.threads})
         if args.blunders:
-            blunders = [JudgedMove(**b) for b in json.loads(args.blunders.read_text())["blunders"]]
+            blunders = load_moves(args.blunders)
         else:
             blunders = judge_moves(text, judge, args.depth)
         blunders = [m for m in blunders if m.loss >= args.min_loss]

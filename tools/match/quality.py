@@ -8,7 +8,8 @@ at ±CAP centipawns (a mate counts as the cap). Moves made with the game already
 value before the move beyond ±DECIDED) are left out: they lose much or little for reasons of
 their own.
 
-    python3 tools/match/quality.py games.pgn --judge /path/to/stockfish [--depth 12] [--threads 2]
+    python3 tools/match/quality.py games.pgn --judge /path/to/stockfish [--depth 12] [--threads 2] \
+        [--json moves.json]
 
 Prints one line per engine: moves judged, the mean loss in centipawns (ACPL) with a 95% interval,
 how many moves lost more than 50, 100 and 300 cp, and the mean loss of moves 1-20, 21-40 and 41
@@ -19,11 +20,13 @@ from __future__ import annotations
 
 import argparse
 import io
+import json
 import math
+import shlex
 import statistics
 import sys
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 import chess
@@ -172,11 +175,15 @@ def judge_moves(pgn_text: str, judge: chess.engine.SimpleEngine, depth: int) -> 
     return moves
 
 
-def judge_games(pgn_text: str, judge: chess.engine.SimpleEngine, depth: int) -> dict[str, EngineLosses]:
+def engine_losses(moves: list[JudgedMove]) -> dict[str, EngineLosses]:
     engines: dict[str, EngineLosses] = {}
-    for judged in judge_moves(pgn_text, judge, depth):
+    for judged in moves:
         engines.setdefault(judged.engine, EngineLosses()).add(judged.number, judged.loss)
     return engines
+
+
+def judge_games(pgn_text: str, judge: chess.engine.SimpleEngine, depth: int) -> dict[str, EngineLosses]:
+    return engine_losses(judge_moves(pgn_text, judge, depth))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -185,17 +192,24 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--judge", required=True, help="the judge: a UCI engine's command")
     parser.add_argument("--depth", type=int, default=12, help="the judge's depth (default 12)")
     parser.add_argument("--threads", type=int, default=1, help="the judge's Threads (default 1)")
+    parser.add_argument(
+        "--json", type=Path,
+        help="write every judged move (for blunders.py --blunders and stability.py --moves) here",
+    )
     args = parser.parse_args(argv)
     text = read_pgns(args.pgn, "quality.py")
     if text is None:
         return 2
-    judge = chess.engine.SimpleEngine.popen_uci(args.judge)
+    judge = chess.engine.SimpleEngine.popen_uci(shlex.split(args.judge))
     try:
         if args.threads != 1:
             judge.configure({"Threads": args.threads})
-        engines = judge_games(text, judge, args.depth)
+        moves = judge_moves(text, judge, args.depth)
     finally:
         judge.quit()
+    if args.json:
+        args.json.write_text(json.dumps({"moves": [asdict(m) for m in moves]}, indent=1))
+    engines = engine_losses(moves)
     if not engines:
         print("quality.py: no moves to judge", file=sys.stderr)
         return 1

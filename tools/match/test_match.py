@@ -34,6 +34,7 @@ import games
 import match
 import opening_moves
 import quality
+import stability
 from stats import Sprt, elo_estimate, format_elo
 
 HERE = Path(__file__).resolve().parent
@@ -259,6 +260,17 @@ class QualityTest(unittest.TestCase):
         self.assertEqual(engines["a"].losses, [0, 0, 0])
         self.assertEqual(engines["b"].losses, [0, 0])
         self.assertIn("3 moves, mean loss 0.0 cp", engines["a"].summary())
+
+    def test_the_judged_moves_are_kept_for_the_other_tools(self):
+        pgn = '[White "a"]\n[Black "b"]\n\n1. e4 {+0.10/5 0.01s} e5 {-0.10/6 0.01s} *\n'
+        with tempfile.TemporaryDirectory() as tmp:
+            path, saved = Path(tmp) / "g.pgn", Path(tmp) / "moves.json"
+            path.write_text(pgn)
+            with unittest.mock.patch("sys.stdout", io.StringIO()), unittest.mock.patch("sys.stderr", io.StringIO()):
+                code = quality.main([str(path), "--judge", fake("random"), "--json", str(saved)])
+            self.assertEqual(code, 0)
+            moves = blunders.load_moves(saved)
+        self.assertEqual([(m.engine, m.move, m.comment) for m in moves], [("a", "e2e4", "+0.10/5 0.01s"), ("b", "e7e5", "-0.10/6 0.01s")])
 
 
 class _Referee:
@@ -601,6 +613,64 @@ class EndToEndTest(unittest.TestCase):
         )
         self.assertEqual(done.returncode, 2)
         self.assertIn("engine1", done.stderr)
+
+
+
+class StabilityTest(unittest.TestCase):
+    FEN = BlundersTest.FEN
+
+    def played(self, number: int = 40, before: int = -20, engine: str = "gpu") -> quality.JudgedMove:
+        return quality.JudgedMove(engine, number, 300, before, self.FEN, "e8d7", "-0.20/17 0.1s", "e8e7")
+
+    def test_the_vote_and_the_agreement(self):
+        p = self.played()
+        searches = [blunders.Recheck(p, "r", 17, m, loss) for m, loss in (("e8e7", 0), ("e8d7", 300), ("e8e7", 0))]
+        position = stability.Stability(p, searches)
+        self.assertEqual(position.vote().move, "e8e7")
+        self.assertAlmostEqual(position.agreement(), 1 / 3)
+        tie = stability.Stability(p, searches[1:])
+        self.assertEqual(tie.vote().move, "e8d7")  # the first played
+        self.assertEqual(stability.Stability(p, searches[:1]).agreement(), 1.0)
+
+    def test_the_sample_keeps_the_engines_undecided_moves_in_order(self):
+        moves = [self.played(n, before) for n, before in ((5, 0), (12, 0), (20, 400), (30, -250), (41, 10))]
+        moves.append(self.played(25, 0, engine="cpu"))
+        chosen = stability.sample_moves(moves, "gpu", 10, 1, 10, 300)
+        self.assertEqual([m.number for m in chosen], [12, 30, 41])
+        two = stability.sample_moves(moves, "gpu", 2, 7, 10, 300)
+        self.assertEqual(len(two), 2)
+        self.assertEqual(two, stability.sample_moves(moves, "gpu", 2, 7, 10, 300))  # seeded
+
+    def test_the_summary(self):
+        p = self.played()
+        searches = [blunders.Recheck(p, "r", 16, m, loss) for m, loss in (("e8e7", 0), ("e8d7", 300), ("e8e7", 0))]
+        text = stability.summary("r", [stability.Stability(p, searches)] * 2)
+        self.assertIn("r: 2 positions, 6 searches (depth 16.0); the game's move played again in 2 (33%)", text)
+        self.assertIn("two searches agreed 33%", text)
+        self.assertIn("the game's moves 300.0 cp, a search's 100.0 cp, the vote's 0.0 cp (vote - searches -100.0", text)
+        self.assertIn("no position searched", stability.summary("r", []))
+
+    def test_a_run_with_a_fake_referee(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            saved, out_json = Path(tmp) / "m.json", Path(tmp) / "s.json"
+            saved.write_text(json.dumps({"moves": [dataclasses.asdict(self.played())]}))
+            out = io.StringIO()
+            with unittest.mock.patch("sys.stdout", out):
+                code = stability.main(
+                    ["--moves", str(saved), "--engine", "gpu", "--judge", fake("random"), "--referee",
+                     "f=" + fake("random"), "--repeat", "2", "--json", str(out_json)]
+                )
+            self.assertEqual(code, 0)
+            self.assertIn("gpu: 1 moves sampled", out.getvalue())
+            self.assertIn("f: 1 positions, 2 searches (depth 17.0)", out.getvalue())
+            self.assertEqual(len(json.loads(out_json.read_text())["f"][0]["searches"]), 2)
+            with unittest.mock.patch("sys.stderr", io.StringIO()) as err:
+                self.assertEqual(stability.main(["--moves", str(saved), "--engine", "cpu", "--judge", "x",
+                                                 "--referee", "y=z"]), 1)
+                self.assertEqual(stability.main(["--moves", str(saved), "--engine", "gpu", "--judge", "x",
+                                                 "--referee", "y=z", "--context", "2"]), 2)
+            self.assertIn("no moves of cpu", err.getvalue())
+            self.assertIn("--context needs the games' PGNs", err.getvalue())
 
 
 if __name__ == "__main__":
