@@ -11,7 +11,9 @@ time.
     python3 tools/match/depths.py games.pgn [--moves 40]
 
 Prints one line per engine: games, the median of the games' medians (with the smallest and the
-largest), moves timed, and the mean and median seconds a move.
+largest), moves timed, and the mean and median seconds a move; then the engine's mean depth and
+median seconds a move in moves 1-20, 21-40 and 41 on of every game (quality.py's parts: where
+the GPU's depth falls behind, docs/STRENGTH.md).
 """
 
 from __future__ import annotations
@@ -27,8 +29,11 @@ from pathlib import Path
 
 import chess.pgn
 
-# games.move_comment: an optional score with its depth, then the time.
-COMMENT = re.compile(r"^(?:(?:[+-]\d+\.\d+|[+-]M\d+)/(?P<depth>\d+) )?(?P<seconds>\d+(?:\.\d+)?)s$")
+from quality import PARTS
+
+# games.move_comment: an optional score with its depth, then the time; the game's last move has
+# how the game ended after a comma ("..., threefold repetition").
+COMMENT = re.compile(r"^(?:(?:[+-]\d+\.\d+|[+-]M\d+)/(?P<depth>\d+) )?(?P<seconds>\d+(?:\.\d+)?)s(?:, .*)?$")
 
 
 @dataclass
@@ -37,6 +42,16 @@ class EngineDepths:
 
     game_medians: list[float] = field(default_factory=list)
     seconds: list[float] = field(default_factory=list)
+    # By part of the game (PARTS, by move number): every move's depth and seconds.
+    part_depths: list[list[int]] = field(default_factory=lambda: [[] for _ in PARTS])
+    part_seconds: list[list[float]] = field(default_factory=lambda: [[] for _ in PARTS])
+
+    def add(self, move_number: int, depth: int | None, seconds: float) -> None:
+        self.seconds.append(seconds)
+        part = next(i for i, (low, high) in enumerate(PARTS) if low <= move_number <= high)
+        self.part_seconds[part].append(seconds)
+        if depth is not None:
+            self.part_depths[part].append(depth)
 
 
 def collect(pgn_text: str, moves: int) -> dict[str, EngineDepths]:
@@ -46,14 +61,17 @@ def collect(pgn_text: str, moves: int) -> dict[str, EngineDepths]:
     for game in iter_games(pgn_text):
         names = (game.headers.get("White", "?"), game.headers.get("Black", "?"))
         depths: tuple[list[int], list[int]] = ([], [])
-        first = 0 if game.board().turn == chess.WHITE else 1
+        board = game.board()
+        first = 0 if board.turn == chess.WHITE else 1
         for ply, node in enumerate(game.mainline()):
             mover = (first + ply) % 2
             found = COMMENT.match(node.comment.strip())
             if found:
-                engines.setdefault(names[mover], EngineDepths()).seconds.append(float(found["seconds"]))
-                if found["depth"] is not None and ply < 2 * moves:
-                    depths[mover].append(int(found["depth"]))
+                depth = int(found["depth"]) if found["depth"] is not None else None
+                engines.setdefault(names[mover], EngineDepths()).add(board.fullmove_number, depth, float(found["seconds"]))
+                if depth is not None and ply < 2 * moves:
+                    depths[mover].append(depth)
+            board.push(node.move)
         for side in (0, 1):
             if depths[side]:
                 engines.setdefault(names[side], EngineDepths()).game_medians.append(statistics.median(depths[side]))
@@ -91,7 +109,22 @@ def report(engines: dict[str, EngineDepths], moves: int) -> str:
             else "no moves timed"
         )
         lines.append(f"{name}: {depth}; {timing}")
+        lines.append(f"  {parts_line(figures)}")
     return "\n".join(lines)
+
+
+def parts_line(figures: EngineDepths) -> str:
+    """Mean depth and median seconds in each part of the games, with the moves counted."""
+
+    def each(values: list, show) -> str:
+        return " / ".join(show(v) if v else "-" for v in values)
+
+    names = " / ".join(f"{low}-{high}" if high < 10_000 else f"{low} on" for low, high in PARTS)
+    return (
+        f"moves {names}: mean depth {each(figures.part_depths, lambda v: f'{statistics.mean(v):.1f}')}, "
+        f"median {each(figures.part_seconds, lambda v: f'{statistics.median(v):.3f}')} s a move "
+        f"({each(figures.part_seconds, lambda v: str(len(v)))} moves)"
+    )
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -188,6 +188,23 @@ class DepthsTest(unittest.TestCase):
         self.assertIn("a: median depth over the first move 8 (6 to 10) in 2 games; 5 moves",
                       depths.report(engines, 1))
 
+    def test_depth_and_time_by_part_of_the_game(self):
+        # A game from move 20 on: White's moves 20 and 21 fall in two parts, and the last move's
+        # comment has how the game ended after its time.
+        pgn = (
+            '[White "a"]\n[Black "b"]\n[FEN "4k3/8/8/8/8/8/4P3/4K3 w - - 0 20"]\n[SetUp "1"]\n\n'
+            "20. Kd1 { +0.50/14 0.200s } 20... Kd8 { -0.50/30 0.100s } 21. Ke1 { +0.40/18 0.400s } "
+            "21... Ke8 { +0.00/31 0.300s, threefold repetition } *\n"
+        )
+        engines = depths.collect(pgn, moves=40)
+        self.assertEqual(engines["a"].part_depths, [[14], [18], []])
+        self.assertEqual(engines["b"].part_seconds, [[0.1], [0.3], []])
+        self.assertEqual(
+            depths.parts_line(engines["a"]),
+            "moves 1-20 / 21-40 / 41 on: mean depth 14.0 / 18.0 / -, median 0.200 / 0.400 / - s a move (1 / 1 / - moves)",
+        )
+        self.assertEqual(blunders.reported_depth("+0.00/31 0.300s, threefold repetition"), 31)
+
 
 def _summary(engine1, engine2, wins, draws, losses, faults1=0):
     """A result.json of match.py with just what combine.py reads."""
