@@ -41,8 +41,10 @@ import json
 import shlex
 import statistics
 import sys
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Literal
 
 import chess
 import chess.engine
@@ -202,22 +204,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("pgn", type=Path, nargs="*", help="PGNs written by match.py --pgn")
     parser.add_argument("--blunders", type=Path, help="the blunders of an earlier run's --json, instead of PGNs")
-    parser.add_argument("--judge", required=True, help="the judge: a UCI engine's command")
-    parser.add_argument("--depth", type=int, default=12, help="the judge's depth (default 12)")
-    parser.add_argument("--threads", type=int, default=1, help="the judge's Threads (default 1)")
-    parser.add_argument("--referee", action="append", required=True, help="NAME=COMMAND: an engine that searches again")
-    parser.add_argument("--referee-option", action="append", default=[], help="NAME:Option=Value for a referee")
     parser.add_argument("--min-loss", type=int, default=150, help="a blunder loses this much (default 150 cp)")
     parser.add_argument("--list", action="store_true", help="print every blunder and the referee's move")
     parser.add_argument("--json", type=Path, help="write every blunder and its recheck here")
-    parser.add_argument(
-        "--context", type=int, metavar="N",
-        help="search in the game: its moves, and the engine's N moves before at the game's clock",
-    )
-    parser.add_argument(
-        "--limit", choices=("depth", "clock"), default="depth",
-        help="search the blunder's position to the reported depth (default) or at the game's clock (needs --context)",
-    )
+    add_referee_arguments(parser)
     args = parser.parse_args(argv)
     if not args.pgn and not args.blunders or args.pgn and args.blunders and args.context is None:
         print("blunders.py: give either PGNs or --blunders (with --context, both)", file=sys.stderr)
@@ -246,28 +236,18 @@ def main(argv: list[str] | None = None) -> int:
             blunders = judge_moves(text, judge, args.depth)
         blunders = [m for m in blunders if m.loss >= args.min_loss]
         rechecks: list[Recheck] = []
-        for name, (command, options) in referees.items():
-            # A GPU engine's `isready` waits for its kernel's build: more than the default 10 s
-            # on PoCL, and NVRTC takes seconds too.
-            referee = chess.engine.SimpleEngine.popen_uci(shlex.split(command), timeout=600)
-            try:
-                referee.configure(options)
-                for blunder in blunders:
-                    context = None
-                    if args.context is not None:
-                        context = contexts.get((blunder.fen, blunder.move))
-                        if context is None:
-                            print(f"blunders.py: {blunder.fen} {blunder.move} is in none of the games", file=sys.stderr)
-                            continue
-                    checked = recheck(
-                        blunder, name, referee, judge, args.depth, context, args.context or 0, args.limit == "clock"
-                    )
-                    if checked is not None:
-                        rechecks.append(checked)
-                        if args.list:  # as they come, so that a run stopped early shows them
-                            print(listed(checked), flush=True)
-            finally:
-                referee.quit()
+        for name, referee in each_referee(referees):
+            for blunder in blunders:
+                context = context_of(blunder, contexts, args, "blunders.py")
+                if context is False:
+                    continue
+                checked = recheck(
+                    blunder, name, referee, judge, args.depth, context, args.context or 0, args.limit == "clock"
+                )
+                if checked is not None:
+                    rechecks.append(checked)
+                    if args.list:  # as they come, so that a run stopped early shows them
+                        print(listed(checked), flush=True)
     finally:
         judge.quit()
     print(
@@ -276,7 +256,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     how = "at the game's clock" if args.limit == "clock" else "at their depth"
     if args.context is not None:
-        how += f" in the game ({args.context} moves before at its clock)"
+        how += f" in the game ({args.context} move{'' if args.context == 1 else 's'} before at its clock)"
     for engine in sorted({b.engine for b in blunders}):
         own = [b for b in blunders if b.engine == engine]
         for name in referees:
@@ -287,6 +267,50 @@ def main(argv: list[str] | None = None) -> int:
             json.dumps({"blunders": [asdict(b) for b in blunders], "rechecks": [asdict(r) for r in rechecks]}, indent=1)
         )
     return 0
+
+
+def add_referee_arguments(parser: argparse.ArgumentParser) -> None:
+    """The judge's, the referees' and the game's options, which stability.py shares."""
+    parser.add_argument("--judge", required=True, help="the judge: a UCI engine's command")
+    parser.add_argument("--depth", type=int, default=12, help="the judge's depth (default 12)")
+    parser.add_argument("--threads", type=int, default=1, help="the judge's Threads (default 1)")
+    parser.add_argument("--referee", action="append", required=True, help="NAME=COMMAND: an engine that searches again")
+    parser.add_argument("--referee-option", action="append", default=[], help="NAME:Option=Value for a referee")
+    parser.add_argument(
+        "--context", type=int, metavar="N",
+        help="search in the game: its moves, and the engine's N moves before at the game's clock (needs the PGNs)",
+    )
+    parser.add_argument(
+        "--limit", choices=("depth", "clock"), default="depth",
+        help="search the position to the reported depth (default) or at the game's clock (needs --context)",
+    )
+
+
+def each_referee(referees: dict[str, tuple[str, dict[str, str]]]) -> Iterator[tuple[str, chess.engine.SimpleEngine]]:
+    """Each referee by name, started and configured, and quit once the caller moves on."""
+    for name, (command, options) in referees.items():
+        # A GPU engine's `isready` waits for its kernel's build: more than the default 10 s on
+        # PoCL, and NVRTC takes seconds too.
+        referee = chess.engine.SimpleEngine.popen_uci(shlex.split(command), timeout=600)
+        try:
+            referee.configure(options)
+            yield name, referee
+        finally:
+            referee.quit()
+
+
+def context_of(
+    move: JudgedMove, contexts: dict[tuple[str, str], GameContext], args: argparse.Namespace, tool: str
+) -> GameContext | None | Literal[False]:
+    """The move's game, where --context asks for one (None where it does not); False, said on
+    stderr, where the move is in none of the games."""
+    if args.context is None:
+        return None
+    context = contexts.get((move.fen, move.move))
+    if context is None:
+        print(f"{tool}: {move.fen} {move.move} is in none of the games", file=sys.stderr)
+        return False
+    return context
 
 
 def referee_specs(specs: list[str], options: list[str]) -> dict[str, tuple[str, dict[str, str]]] | str:

@@ -36,7 +36,9 @@ from pathlib import Path
 
 import chess.engine
 
-from blunders import Recheck, game_contexts, load_moves, recheck, referee_specs
+from blunders import (
+    Recheck, add_referee_arguments, context_of, each_referee, game_contexts, load_moves, recheck, referee_specs,
+)
 from quality import JudgedMove, read_pgns
 
 
@@ -109,13 +111,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--from-move", type=int, default=10, help="moves from this move number on (default 10)")
     parser.add_argument("--within", type=int, default=300, help="the judge's value before the move within ±this (300)")
     parser.add_argument("--repeat", type=int, default=3, help="searches of each position by each referee (3)")
-    parser.add_argument("--judge", required=True, help="the judge: a UCI engine's command")
-    parser.add_argument("--depth", type=int, default=12, help="the judge's depth (default 12)")
-    parser.add_argument("--threads", type=int, default=1, help="the judge's Threads (default 1)")
-    parser.add_argument("--referee", action="append", required=True, help="NAME=COMMAND: an engine that searches")
-    parser.add_argument("--referee-option", action="append", default=[], help="NAME:Option=Value for a referee")
-    parser.add_argument("--context", type=int, metavar="N", help="as blunders.py --context (needs the PGNs)")
-    parser.add_argument("--limit", choices=("depth", "clock"), default="depth", help="as blunders.py --limit")
+    add_referee_arguments(parser)
     parser.add_argument("--list", action="store_true", help="print each position's searches as they come")
     parser.add_argument("--json", type=Path, help="write every position and its searches here")
     args = parser.parse_args(argv)
@@ -142,28 +138,21 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.threads != 1:
             judge.configure({"Threads": args.threads})
-        for name, (command, options) in referees.items():
-            # A GPU engine's `isready` waits for its kernel's build (blunders.py).
-            referee = chess.engine.SimpleEngine.popen_uci(shlex.split(command), timeout=600)
-            try:
-                referee.configure(options)
-                for played in moves:
-                    context = contexts.get((played.fen, played.move)) if args.context is not None else None
-                    if args.context is not None and context is None:
-                        print(f"stability.py: {played.fen} {played.move} is in none of the games", file=sys.stderr)
-                        continue
-                    searches = [
-                        r for _ in range(args.repeat)
-                        if (r := recheck(played, name, referee, judge, args.depth, context, args.context or 0,
-                                         args.limit == "clock")) is not None
-                    ]
-                    if searches:
-                        results[name].append(Stability(played, searches))
-                        if args.list:
-                            moves_played = " ".join(f"{r.move}(-{r.loss})" for r in searches)
-                            print(f"  {name} {played.move}(-{played.loss}): {moves_played}  {played.fen}", flush=True)
-            finally:
-                referee.quit()
+        for name, referee in each_referee(referees):
+            for played in moves:
+                context = context_of(played, contexts, args, "stability.py")
+                if context is False:
+                    continue
+                searches = [
+                    r for _ in range(args.repeat)
+                    if (r := recheck(played, name, referee, judge, args.depth, context, args.context or 0,
+                                     args.limit == "clock")) is not None
+                ]
+                if searches:
+                    results[name].append(Stability(played, searches))
+                    if args.list:
+                        moves_played = " ".join(f"{r.move}(-{r.loss})" for r in searches)
+                        print(f"  {name} {played.move}(-{played.loss}): {moves_played}  {played.fen}", flush=True)
     finally:
         judge.quit()
     print(
