@@ -422,6 +422,9 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
                 f.n_moves = root_list_filter(params, my_lists, f.n_moves, lane);
         } else if (need == NEED_ETC) {
             u32 j = f.next + lane, cuts = 0;
+#if TT_SETTLE
+            u32 settles = 0;
+#endif
             i32 value = 0;
             if (j < f.n_moves) {
                 Move mj = (Move)(my_lists[ply * MAX_MOVES + j] & 0xffffu);
@@ -431,12 +434,20 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
                 u64 ck = key_after(&cur, &child, key, mj, moving), d = 0;
                 tt_probe(tt, log2, ck, &d);
                 cuts = child_entry_cuts(&cur, &f, ply, mj, ck, d, &s, game_keys, params->history_len, &value);
+#if TT_SETTLE
+                settles = !cuts && child_entry_settles(&cur, &child, &f, ply, mj, ck, d, &s, game_keys,
+                                                       params->history_len);
+#endif
             }
             /* Read only right after this round; the node's children are entered (a sync, with its
              * barriers) before any other node's round writes them again. */
             if (cuts) etc_values[lane] = value;
             etc_cuts = lanes_voting(&lane_counts[1], &vote_seen, lane, cuts);
             etc_first = f.next;
+#if TT_SETTLE
+            f.settle = lanes_voting(&lane_counts[1], &vote_seen, lane, settles);
+            f.settle_first = f.next;
+#endif
         } else if (need == NEED_SCAN) {
             /* A move was just dropped (pruned, no check): lane i tests the move f.next + i, and
              * f.next moves on to the first one kept, 32 moves a round. */
@@ -1102,6 +1113,36 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
                     if (r > new_depth - 1) r = new_depth - 1 > 0 ? new_depth - 1 : 0;
                 }
                 f.child_depth = new_depth;
+#if TT_SETTLE
+                /* A child ETC's round marked (search_state.h): its entry, read again, ends it at
+                 * the depth it is given here at or below alpha, so it is settled without being
+                 * entered: one node, a table cutoff, its value taken as a child's that failed low
+                 * (step 13: no re-search, no new best move). */
+                u32 settle_k = index - f.settle_first;
+                if ((f.flags & FLAG_ETC) && !split && index >= f.settle_first && settle_k < WORKER_LANES &&
+                    ((f.settle >> settle_k) & 1u)) {
+                    BARRIER();
+                    if (lane == 0) {
+                        u64 d = 0;
+                        tt_probe(tt, log2, child_key, &d);
+                        bc.settle_data = d;
+                    }
+                    BARRIER();
+                    i32 v = 0;
+                    if (child_settles(bc.settle_data, f.legal == 1 ? new_depth : new_depth - r, f.alpha, ply + 1, &v)) {
+                        nodes++;
+                        if (ply + 1 > seldepth) seldepth = ply + 1;
+                        if (lane == 0) s.tt_cutoffs++;
+#if TT_SETTLE > 1
+                        /* TT_SETTLE=2: counted in the ETC cutoffs too, so that the trace's ETC
+                         * column shows how many children were settled (less the default's). */
+                        if (lane == 0) s.etc_cutoffs++;
+#endif
+                        if (v > f.best) f.best = v;
+                        continue;
+                    }
+                }
+#endif
                 parent = f;
                 if (f.legal == 1) {
                     /* The first move: a PV node's with the full window; elsewhere the null

@@ -20,6 +20,20 @@
 #error "MAX_DEFERRED is at most 16"
 #endif
 
+/* An experiment (thirty-seventh session; off until the H100 has measured it): children settled
+ * from their parent. On a table the game has warmed, 29-57% of the nodes an iteration's finisher
+ * enters end on their table entry at once (docs/PERFORMANCE.md), and each costs a whole turn of
+ * the state machine: the sync with its barriers and global reads, the entry's draw tests, the
+ * return. ETC's round already probes a node's first WORKER_LANES children; with TT_SETTLE it also
+ * marks each child whose entry would end it with a value at or below the node's alpha (Frame's
+ * `settle`). When the node reaches such a move, lane 0 probes the child's entry again and, where
+ * it still ends the child at the depth and window the child would get, the node takes the value
+ * as the child's return without entering it. The tree is the same: one worker searches the same
+ * nodes (a settled child still counts as one), with the same values and moves. */
+#ifndef TT_SETTLE
+#define TT_SETTLE 0
+#endif
+
 /* ---- Frames -----------------------------------------------------------------------------------
  * One node being searched. The current node's frame lives in private memory (registers); its
  * ancestors' frames are spilled to the shared stack on the way down. */
@@ -39,6 +53,10 @@ typedef struct {
     u64 deferred;   /* their list indices, a byte each */
 #if MAX_DEFERRED > 8
     u64 deferred_more; /* and the 9th to 16th */
+#endif
+#if TT_SETTLE
+    u32 settle;       /* ETC's round: the children, from list index settle_first on, to settle */
+    u32 settle_first;
 #endif
 } Frame;
 
@@ -365,6 +383,9 @@ typedef struct {
     u32 best_move;    /* YBWC: a closed PV split point's best move and line length */
     u32 pv_len;
     i32 history;      /* the history of a move late-move reduction is reducing (a shared table) */
+#if TT_SETTLE
+    u64 settle_data;  /* a child's table entry, read again before it is settled */
+#endif
 } Broadcast;
 
 /* ---- Enhanced transposition cutoff ---------------------------------------------------------------

@@ -46,8 +46,9 @@ fn search_kernel_compiles_for_sm_90() {
     // points compiled in), `GPU Finisher checked`'s (FINISH_CHECKED_CODE), and each experiment
     // set against its default: CLEAN_RANK on (helpers reduce and prune by their moves' noise-free
     // places), NOISE_BY_SM off (each helper its own noise, the old rule), NOISE_SEEDS 8 (fewer
-    // noise orders than multiprocessors), NMP_VERIFY on (the null move's verification) and
-    // NOISE_MIN_DEPTH 4 (helpers' noise only four plies or more from the horizon).
+    // noise orders than multiprocessors), NMP_VERIFY on (the null move's verification),
+    // NOISE_MIN_DEPTH 4 (helpers' noise only four plies or more from the horizon) and TT_SETTLE 2
+    // (children settled from their parent, counted).
     let defines: Vec<(&str, String)> = kogge_search_gpu::search_defines();
     for (variant, value) in [
         ("YBWC", "1"),
@@ -57,6 +58,7 @@ fn search_kernel_compiles_for_sm_90() {
         ("NOISE_SEEDS", "8u"),
         ("NMP_VERIFY", "1"),
         ("NOISE_MIN_DEPTH", "4"),
+        ("TT_SETTLE", "2"),
     ] {
         let ptx = compile_cuda_for_check(
             &kogge_search_gpu::search_source(),
