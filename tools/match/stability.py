@@ -16,7 +16,8 @@ combined would play better moves; if not, the searches differ among moves of the
 
     python3 tools/match/stability.py --moves moves.json --engine kogge-gpu --judge /path/to/stockfish \\
         --referee "gpu=kogge --backend cuda" [--referee-option gpu:Hash=1024] [--repeat 3] \\
-        [--sample 60] [--seed 1] [--from-move 10] [--within 300] [games.pgn --context 4 [--limit clock]] \\
+        [--sample 60] [--seed 1] [--from-move 10] [--within 300] [--max-pieces 32] \
+        [games.pgn --context 4 [--limit clock]] \\
         [--list] [--json out.json]
 """
 
@@ -61,13 +62,21 @@ class Stability:
         return sum(a.move == b.move for a, b in pairs) / len(pairs) if pairs else 1.0
 
 
+def pieces(fen: str) -> int:
+    """The men on the board of a FEN, kings and pawns included."""
+    return sum(c.isalpha() for c in fen.split()[0])
+
+
 def sample_moves(
-    moves: list[JudgedMove], engine: str, count: int, seed: int, from_move: int, within: int
+    moves: list[JudgedMove], engine: str, count: int, seed: int, from_move: int, within: int, max_pieces: int = 32
 ) -> list[JudgedMove]:
     """A seeded random sample of the engine's moves from move `from_move` on, with the judge's
-    value before the move within ±`within` (the game undecided), in the games' order."""
+    value before the move within ±`within` (the game undecided) and at most `max_pieces` men on
+    the board, in the games' order."""
     candidates = [
-        (i, m) for i, m in enumerate(moves) if m.engine == engine and m.number >= from_move and abs(m.before) <= within
+        (i, m)
+        for i, m in enumerate(moves)
+        if m.engine == engine and m.number >= from_move and abs(m.before) <= within and pieces(m.fen) <= max_pieces
     ]
     chosen = random.Random(seed).sample(candidates, min(count, len(candidates)))
     return [m for _, m in sorted(chosen, key=lambda c: c[0])]
@@ -110,6 +119,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1, help="the sample's seed (default 1)")
     parser.add_argument("--from-move", type=int, default=10, help="moves from this move number on (default 10)")
     parser.add_argument("--within", type=int, default=300, help="the judge's value before the move within ±this (300)")
+    parser.add_argument("--max-pieces", type=int, default=32, help="positions with at most this many men (32)")
     parser.add_argument("--repeat", type=int, default=3, help="searches of each position by each referee (3)")
     add_referee_arguments(parser)
     parser.add_argument("--list", action="store_true", help="print each position's searches as they come")
@@ -129,7 +139,9 @@ def main(argv: list[str] | None = None) -> int:
     if text is None:
         return 2
     contexts = game_contexts(text) if args.context is not None else {}
-    moves = sample_moves(load_moves(args.moves), args.engine, args.sample, args.seed, args.from_move, args.within)
+    moves = sample_moves(
+        load_moves(args.moves), args.engine, args.sample, args.seed, args.from_move, args.within, args.max_pieces
+    )
     if not moves:
         print(f"stability.py: no moves of {args.engine} to sample", file=sys.stderr)
         return 1
@@ -157,7 +169,7 @@ def main(argv: list[str] | None = None) -> int:
         judge.quit()
     print(
         f"{args.engine}: {len(moves)} moves sampled (seed {args.seed}, from move {args.from_move}, within "
-        f"±{args.within} cp); judged at depth {args.depth}; {args.repeat} searches each"
+        f"±{args.within} cp, at most {args.max_pieces} men); judged at depth {args.depth}; {args.repeat} searches each"
     )
     for name, positions in results.items():
         print(summary(name, positions))

@@ -657,6 +657,9 @@ class StabilityTest(unittest.TestCase):
         two = stability.sample_moves(moves, "gpu", 2, 7, 10, 300)
         self.assertEqual(len(two), 2)
         self.assertEqual(two, stability.sample_moves(moves, "gpu", 2, 7, 10, 300))  # seeded
+        self.assertEqual(stability.pieces(self.FEN), 3)
+        self.assertEqual(stability.sample_moves(moves, "gpu", 10, 1, 10, 300, max_pieces=2), [])
+        self.assertEqual(len(stability.sample_moves(moves, "gpu", 10, 1, 10, 300, max_pieces=3)), 3)
 
     def test_the_summary(self):
         p = self.played()
