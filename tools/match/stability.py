@@ -16,7 +16,7 @@ combined would play better moves; if not, the searches differ among moves of the
 
     python3 tools/match/stability.py --moves moves.json --engine kogge-gpu --judge /path/to/stockfish \\
         --referee "gpu=kogge --backend cuda" [--referee-option gpu:Hash=1024] [--repeat 3] \\
-        [--sample 60] [--seed 1] [--from-move 10] [--within 300] [--max-pieces 32] \
+        [--sample 60] [--seed 1] [--from-move 10] [--within 300] [--max-pieces 32] [--max-depth D] \
         [games.pgn --context 4 [--limit clock]] \\
         [--list] [--json out.json]
 """
@@ -39,6 +39,7 @@ import chess.engine
 
 from blunders import (
     Recheck, add_referee_arguments, context_of, each_referee, game_contexts, load_moves, recheck, referee_specs,
+    reported_depth,
 )
 from quality import JudgedMove, read_pgns
 
@@ -68,15 +69,27 @@ def pieces(fen: str) -> int:
 
 
 def sample_moves(
-    moves: list[JudgedMove], engine: str, count: int, seed: int, from_move: int, within: int, max_pieces: int = 32
+    moves: list[JudgedMove],
+    engine: str,
+    count: int,
+    seed: int,
+    from_move: int,
+    within: int,
+    max_pieces: int = 32,
+    max_depth: int = 1000,
 ) -> list[JudgedMove]:
     """A seeded random sample of the engine's moves from move `from_move` on, with the judge's
-    value before the move within ±`within` (the game undecided) and at most `max_pieces` men on
-    the board, in the games' order."""
+    value before the move within ±`within` (the game undecided), at most `max_pieces` men on the
+    board and a reported depth of at most `max_depth` (a bare ending's depth of 60 or 100 costs
+    a referee without the engine's table minutes), in the games' order."""
     candidates = [
         (i, m)
         for i, m in enumerate(moves)
-        if m.engine == engine and m.number >= from_move and abs(m.before) <= within and pieces(m.fen) <= max_pieces
+        if m.engine == engine
+        and m.number >= from_move
+        and abs(m.before) <= within
+        and pieces(m.fen) <= max_pieces
+        and (reported_depth(m.comment) or 0) <= max_depth
     ]
     chosen = random.Random(seed).sample(candidates, min(count, len(candidates)))
     return [m for _, m in sorted(chosen, key=lambda c: c[0])]
@@ -120,6 +133,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--from-move", type=int, default=10, help="moves from this move number on (default 10)")
     parser.add_argument("--within", type=int, default=300, help="the judge's value before the move within ±this (300)")
     parser.add_argument("--max-pieces", type=int, default=32, help="positions with at most this many men (32)")
+    parser.add_argument("--max-depth", type=int, default=1000, help="moves reported at most this deep (any)")
     parser.add_argument("--repeat", type=int, default=3, help="searches of each position by each referee (3)")
     add_referee_arguments(parser)
     parser.add_argument("--list", action="store_true", help="print each position's searches as they come")
@@ -140,7 +154,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     contexts = game_contexts(text) if args.context is not None else {}
     moves = sample_moves(
-        load_moves(args.moves), args.engine, args.sample, args.seed, args.from_move, args.within, args.max_pieces
+        load_moves(args.moves), args.engine, args.sample, args.seed, args.from_move, args.within, args.max_pieces,
+        args.max_depth,
     )
     if not moves:
         print(f"stability.py: no moves of {args.engine} to sample", file=sys.stderr)

@@ -660,6 +660,7 @@ class StabilityTest(unittest.TestCase):
         self.assertEqual(stability.pieces(self.FEN), 3)
         self.assertEqual(stability.sample_moves(moves, "gpu", 10, 1, 10, 300, max_pieces=2), [])
         self.assertEqual(len(stability.sample_moves(moves, "gpu", 10, 1, 10, 300, max_pieces=3)), 3)
+        self.assertEqual(stability.sample_moves(moves, "gpu", 10, 1, 10, 300, max_depth=16), [])  # reported 17
 
     def test_the_summary(self):
         p = self.played()
