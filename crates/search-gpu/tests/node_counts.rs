@@ -7,7 +7,6 @@ mod common;
 
 use kogge_chess::Epd;
 use kogge_search_gpu::driver::Outcome;
-use kogge_search_gpu::{Finisher, GpuSearch, GpuSearchOptions, ParallelMode};
 
 #[test]
 fn one_worker_counts_every_node_it_enters_once_and_finds_them_again() {
@@ -18,13 +17,7 @@ fn one_worker_counts_every_node_it_enters_once_and_finds_them_again() {
         .expect("valid FEN")
         .board;
     for device in common::devices() {
-        let options = GpuSearchOptions {
-            workers: 1,
-            hash_mb: 8,
-            mode: ParallelMode::AbdadaRmo,
-            finisher: Finisher::Any,
-        };
-        let mut gpu = GpuSearch::with_device(device, options).expect("search kernel builds");
+        let mut gpu = common::one_worker_search(device);
         // Twice: the second search must start from cleared counts.
         for _ in 0..2 {
             gpu.new_search(&[]).unwrap();

@@ -8,8 +8,8 @@
 mod common;
 
 use kogge_chess::Epd;
+use kogge_search_gpu::GpuSearch;
 use kogge_search_gpu::driver::Outcome;
-use kogge_search_gpu::{Finisher, GpuSearch, GpuSearchOptions, ParallelMode};
 
 /// Each iteration's nodes, table cutoffs, ETC cutoffs, value, best move and line, depth 1 to
 /// `depth`, for each position; one worker, from an empty table.
@@ -54,16 +54,7 @@ fn run_with(options: &str, fens: &[&str], depth: i32) -> Vec<Run> {
     }
     common::devices()
         .into_iter()
-        .map(|device| {
-            let options = GpuSearchOptions {
-                workers: 1,
-                hash_mb: 8,
-                mode: ParallelMode::AbdadaRmo,
-                finisher: Finisher::Any,
-            };
-            let mut gpu = GpuSearch::with_device(device, options).expect("search kernel builds");
-            search_all(&mut gpu, fens, depth)
-        })
+        .map(|device| search_all(&mut common::one_worker_search(device), fens, depth))
         .collect()
 }
 

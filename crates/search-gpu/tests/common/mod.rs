@@ -5,6 +5,7 @@
 
 use kogge_chess::{Board, Epd, testdata};
 use kogge_gpu::{Device, list_devices};
+use kogge_search_gpu::{Finisher, GpuSearch, GpuSearchOptions, ParallelMode};
 
 /// Every OpenCL/CUDA device present (PoCL where there is no GPU). Under `CI=true` having none
 /// fails the test instead of passing with a note.
@@ -34,6 +35,18 @@ pub fn devices() -> Vec<Device> {
         eprintln!("no device: the GPU evaluation is not tested here ({problems:?})");
     }
     devices
+}
+
+/// A search of one worker on `device` (deterministic), in the default mode and with the default
+/// finisher, with 8 MiB of table.
+pub fn one_worker_search(device: Device) -> GpuSearch {
+    let options = GpuSearchOptions {
+        workers: 1,
+        hash_mb: 8,
+        mode: ParallelMode::AbdadaRmo,
+        finisher: Finisher::Any,
+    };
+    GpuSearch::with_device(device, options).expect("search kernel builds")
 }
 
 /// Every position of a shared EPD file.
