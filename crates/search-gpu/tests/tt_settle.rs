@@ -1,4 +1,4 @@
-//! The kernel knob `TT_SETTLE` (search_state.h, off by default): a child whose table entry would
+//! The kernel knob `TT_SETTLE` (search_state.h, on by default): a child whose table entry would
 //! end it at once, at or below its parent's alpha, is settled by the parent without being entered.
 //! The tree must not change: one worker searches the same nodes, with the same values, best moves
 //! and lines at every depth. `TT_SETTLE=2` also counts the settled children among the ETC cutoffs,
@@ -67,7 +67,7 @@ fn settled_children_leave_one_workers_tree_as_it_was() {
         "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
     ];
     let depth = 8;
-    let plain = run_with("", &fens, depth);
+    let plain = run_with("-DTT_SETTLE=0", &fens, depth);
     let settled = run_with("-DTT_SETTLE=2", &fens, depth);
     for (a, b) in plain.iter().zip(&settled) {
         let without_etc = |r: &Run| -> Vec<_> {
