@@ -492,8 +492,13 @@ const ROOT_MOVE_DEPTH: u32 = 5;
 const ROOT_MOVE_LINES: usize = 3;
 
 /// `go searchmoves` and MultiPV on the GPU: with the later half of a position's legal moves named
-/// and three lines asked for, every line of the last depth plays a named move, no two the same,
-/// best first, and the move played is the first line's.
+/// and three lines asked for, every line of the last set reported plays a named move, no two the
+/// same, best first, at the depth asked or deeper, and the move played is the first line's.
+///
+/// The last set, not every line reported at the depth asked: a helper searching ahead may end a
+/// line's iteration a ply deeper, so one set can report line 2 at depth 5 while line 1 is still at
+/// depth 4, and the next set reports all three at depth 5 again (an NVIDIA OpenCL selftest in the
+/// thirty-eighth session counted four lines at depth 5 for it).
 fn check_root_moves(
     gpu: &mut GpuSearch,
     chosen: &[(Board, Option<Value>)],
@@ -512,7 +517,6 @@ fn check_root_moves(
         let sink = |r: kogge_search::Report| {
             if let kogge_search::Report::Pv(info) = r
                 && info.bound == Bound::Exact
-                && info.depth == ROOT_MOVE_DEPTH
             {
                 lines.lock().unwrap_or_else(|e| e.into_inner()).push(info);
             }
@@ -530,7 +534,7 @@ fn check_root_moves(
             ROOT_MOVE_LINES,
         )
         .with_context(|| format!("GPU search of {}", board.to_fen()))?;
-        let lines = lines.into_inner().unwrap_or_else(|e| e.into_inner());
+        let lines = last_line_set(lines.into_inner().unwrap_or_else(|e| e.into_inner()));
         let firsts: Vec<Move> = lines.iter().filter_map(|l| l.pv.first().copied()).collect();
         let wanted = ROOT_MOVE_LINES.min(named.len());
         let indices_ok = lines
@@ -543,6 +547,7 @@ fn check_root_moves(
             .all(|(i, m)| !firsts[..i].contains(m));
         let best_first = lines.windows(2).all(|w| w[0].value >= w[1].value);
         if lines.len() == wanted
+            && lines.iter().all(|l| l.depth >= ROOT_MOVE_DEPTH)
             && indices_ok
             && distinct
             && best_first
@@ -553,7 +558,15 @@ fn check_root_moves(
         } else {
             let shown: Vec<String> = lines
                 .iter()
-                .map(|l| format!("{} {} {:?}", l.multipv, l.value, l.pv.first()))
+                .map(|l| {
+                    format!(
+                        "{} depth {} {} {:?}",
+                        l.multipv,
+                        l.depth,
+                        l.value,
+                        l.pv.first()
+                    )
+                })
                 .collect();
             report.fail(format!(
                 "{}: named {} moves, lines {shown:?}, played {:?}",
@@ -565,6 +578,13 @@ fn check_root_moves(
     }
     report.finish()?;
     Ok(())
+}
+
+/// The last set of MultiPV lines among the exact lines a search reported, in order: each set
+/// starts with its line 1.
+fn last_line_set(mut lines: Vec<kogge_search::Info>) -> Vec<kogge_search::Info> {
+    let start = lines.iter().rposition(|l| l.multipv == 1).unwrap_or(0);
+    lines.split_off(start)
 }
 
 fn compare_eval(
@@ -584,4 +604,43 @@ fn compare_eval(
     }
     report.finish()?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn line(multipv: u32, depth: u32, value: Value) -> kogge_search::Info {
+        kogge_search::Info {
+            depth,
+            seldepth: depth,
+            multipv,
+            value,
+            bound: Bound::Exact,
+            nodes: 0,
+            time: Duration::ZERO,
+            hashfull: 0,
+            pv: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn the_root_moves_check_takes_the_last_set_of_lines() {
+        // The thirty-eighth session's OpenCL selftest: depth 4's set reported line 2 at depth 5
+        // (a helper searching ahead ended it there), then depth 5's set all three.
+        let reported = vec![
+            line(1, 4, 120),
+            line(2, 5, 96),
+            line(3, 4, 60),
+            line(1, 5, 31997),
+            line(2, 5, 83),
+            line(3, 5, 71),
+        ];
+        let last: Vec<(u32, u32, Value)> = last_line_set(reported)
+            .iter()
+            .map(|l| (l.multipv, l.depth, l.value))
+            .collect();
+        assert_eq!(last, vec![(1, 5, 31997), (2, 5, 83), (3, 5, 71)]);
+        assert!(last_line_set(Vec::new()).is_empty());
+    }
 }
