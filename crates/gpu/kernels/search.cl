@@ -433,7 +433,9 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
                 make_move_of(&child, mj, moving);
                 u64 ck = key_after(&cur, &child, key, mj, moving), d = 0;
                 tt_probe(tt, log2, ck, &d);
-                cuts = child_entry_cuts(&cur, &f, ply, mj, ck, d, &s, game_keys, params->history_len, &value);
+                /* A PV node's round (TT_SETTLE_PV) only settles children: no cutoff in the PV. */
+                cuts = !(ETC_SKIP_FLAGS == 0u && (f.flags & FLAG_PV)) &&
+                       child_entry_cuts(&cur, &f, ply, mj, ck, d, &s, game_keys, params->history_len, &value);
 #if TT_SETTLE
                 settles = !cuts && child_entry_settles(&cur, &child, &f, ply, mj, ck, d, &s, game_keys,
                                                        params->history_len);
@@ -1017,9 +1019,10 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
             }
             u32 entry = (f.flags & FLAG_TT_FIRST) ? f.tt_move : my_lists[ply * MAX_MOVES + index];
             u32 scan = !second_pass && !(f.flags & FLAG_TT_FIRST) && !split;
-            if (scan && !(f.flags & (FLAG_ETC | FLAG_PV | FLAG_QS)) && f.depth >= ETC_MIN_DEPTH &&
+            if (scan && !(f.flags & (FLAG_ETC | FLAG_QS | ETC_SKIP_FLAGS)) && f.depth >= ETC_MIN_DEPTH &&
                 ply + 2 < GPU_MAX_PLY) {
-                /* The list's first move, outside the PV: the children's entries first. */
+                /* The list's first move, outside the PV (and with TT_SETTLE_PV in it): the
+                 * children's entries first. */
                 f.flags |= FLAG_ETC;
                 need = NEED_ETC;
                 continue;
@@ -1117,10 +1120,11 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
                 /* A child ETC's round marked (search_state.h): its entry, read again, ends it at
                  * the depth it is given here at or below alpha, so it is settled without being
                  * entered: one node, a table cutoff, its value taken as a child's that failed low
-                 * (step 13: no re-search, no new best move). */
+                 * (step 13: no re-search, no new best move). Never a PV node's first move, which
+                 * is searched with the full window for its line. */
                 u32 settle_k = index - f.settle_first;
                 if ((f.flags & FLAG_ETC) && !split && index >= f.settle_first && settle_k < WORKER_LANES &&
-                    ((f.settle >> settle_k) & 1u)) {
+                    ((f.settle >> settle_k) & 1u) && !(pv_node && f.legal == 1)) {
                     BARRIER();
                     if (lane == 0) {
                         u64 d = 0;

@@ -36,6 +36,14 @@
 #ifndef TT_SETTLE
 #define TT_SETTLE 1
 #endif
+/* TT_SETTLE_PV (thirty-eighth session, the default): PV nodes run ETC's round too, to settle their
+ * later children (searched with the null window, each one more turn of the finisher's walk along
+ * the PV); they take no cutoff from it, and never settle their first move. One worker's tree is
+ * the same and no slower; in games replayed at 0.1 s a move the search went 0.28 +- 0.09 plies
+ * deeper than with TT_SETTLE alone (0.44 +- 0.17 from move 41 on). Needs TT_SETTLE. */
+#ifndef TT_SETTLE_PV
+#define TT_SETTLE_PV 1
+#endif
 
 /* ---- Frames -----------------------------------------------------------------------------------
  * One node being searched. The current node's frame lives in private memory (registers); its
@@ -75,6 +83,8 @@ typedef struct {
 #define FLAG_FIFTY 256u   /* in check with the fifty moves run out: mate or a draw */
 #define FLAG_ETC 512u     /* the children's table entries have been looked at (ETC) */
 #define FLAG_NO_SPLIT 1024u /* YBWC: publishing this node failed (no free split point): not again */
+/* The nodes that skip ETC's round: PV nodes, unless the round settles their children. */
+#define ETC_SKIP_FLAGS ((TT_SETTLE && TT_SETTLE_PV) ? 0u : FLAG_PV)
 
 #define STEP_FULL 0u      /* the first move, full window */
 #define STEP_REDUCED 1u   /* null window, reduced depth */
