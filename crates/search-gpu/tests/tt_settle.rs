@@ -1,10 +1,10 @@
-//! The kernel knob `TT_SETTLE` (search_state.h, on by default): a child whose table entry would
+//! The kernel knob `TT_SETTLE` (search_state.h, off by default): a child whose table entry would
 //! end it at once, at or below its parent's alpha, is settled by the parent without being entered.
 //! The tree must not change: one worker searches the same nodes, with the same values, best moves
 //! and lines at every depth. `TT_SETTLE=2` also counts the settled children among the ETC cutoffs,
-//! which shows that some were. `TT_SETTLE_PV` (on by default) lets PV nodes settle their later children too.
-//! Its own test binary, because the kernel's build options are read from the environment when a
-//! search is opened.
+//! which shows that some were. `TT_SETTLE_PV` (on wherever `TT_SETTLE` is) lets PV nodes settle
+//! their later children too. Its own test binary, because the kernel's build options are read
+//! from the environment when a search is opened.
 
 mod common;
 
@@ -70,7 +70,7 @@ fn settled_children_leave_one_workers_tree_as_it_was() {
     let depth = 8;
     let plain = run_with("-DTT_SETTLE=0", &fens, depth);
     let settled = run_with("-DTT_SETTLE=2 -DTT_SETTLE_PV=0", &fens, depth);
-    // TT_SETTLE_PV (on by default): PV nodes settle their later children too.
+    // TT_SETTLE_PV (on wherever TT_SETTLE is): PV nodes settle their later children too.
     let settled_pv = run_with("-DTT_SETTLE=2", &fens, depth);
     for (a, b) in plain
         .iter()
