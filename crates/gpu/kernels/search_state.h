@@ -38,9 +38,9 @@
 #endif
 /* TT_SETTLE_PV (thirty-eighth session, on wherever TT_SETTLE is): PV nodes run ETC's round too,
  * to settle their later children (searched with the null window, each one more turn of the
- * finisher's walk along the PV); they take no cutoff from it, and never settle their first move. One worker's tree is
- * the same and no slower; in games replayed at 0.1 s a move the search went 0.28 +- 0.09 plies
- * deeper than with TT_SETTLE alone (0.44 +- 0.17 from move 41 on). Needs TT_SETTLE. */
+ * finisher's walk along the PV); they take no cutoff from it, and never settle their first
+ * move. One worker's tree is the same and no slower; in games replayed at 0.1 s a move the search
+ * went 0.28 +- 0.09 plies deeper than with TT_SETTLE alone (0.44 +- 0.17 from move 41 on). */
 #ifndef TT_SETTLE_PV
 #define TT_SETTLE_PV 1
 #endif
