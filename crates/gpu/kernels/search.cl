@@ -437,8 +437,11 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
                 cuts = !(ETC_SKIP_FLAGS == 0u && (f.flags & FLAG_PV)) &&
                        child_entry_cuts(&cur, &f, ply, mj, ck, d, &s, game_keys, params->history_len, &value);
 #if TT_SETTLE
-                settles = !cuts && child_entry_settles(&cur, &child, &f, ply, mj, ck, d, &s, game_keys,
-                                                       params->history_len);
+                u32 w = settle_word(d, ply + 1);
+                settles = !cuts && f.n_moves <= SETTLE_SLOTS &&
+                          child_entry_settles(&cur, &child, &f, ply, mj, ck, w, &s, game_keys, params->history_len);
+                /* Seen by every lane at the move's turn: the vote's barriers come between. */
+                if (settles) my_lists[ply * MAX_MOVES + SETTLE_SLOTS + lane] = w;
 #endif
             }
             /* Read only right after this round; the node's children are entered (a sync, with its
@@ -1117,34 +1120,28 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
                 }
                 f.child_depth = new_depth;
 #if TT_SETTLE
-                /* A child ETC's round marked (search_state.h): its entry, read again, ends it at
-                 * the depth it is given here at or below alpha, so it is settled without being
-                 * entered: one node, a table cutoff, its value taken as a child's that failed low
-                 * (step 13: no re-search, no new best move). Never a PV node's first move, which
-                 * is searched with the full window for its line. */
+                /* A child ETC's round marked (search_state.h): its entry, as the round read it,
+                 * ends it at the depth it is given here at or below alpha, so it is settled
+                 * without being entered: one node, a table cutoff, its value taken as a child's
+                 * that failed low (step 13: no re-search, no new best move). Never a PV node's
+                 * first move, which is searched with the full window for its line. The kept word
+                 * is the same for every lane (no barrier: see search_state.h). */
                 u32 settle_k = index - f.settle_first;
+                i32 v = 0;
                 if ((f.flags & FLAG_ETC) && !split && index >= f.settle_first && settle_k < WORKER_LANES &&
-                    ((f.settle >> settle_k) & 1u) && !(pv_node && f.legal == 1)) {
-                    BARRIER();
-                    if (lane == 0) {
-                        u64 d = 0;
-                        tt_probe(tt, log2, child_key, &d);
-                        bc.settle_data = d;
-                    }
-                    BARRIER();
-                    i32 v = 0;
-                    if (child_settles(bc.settle_data, f.legal == 1 ? new_depth : new_depth - r, f.alpha, ply + 1, &v)) {
-                        nodes++;
-                        if (ply + 1 > seldepth) seldepth = ply + 1;
-                        if (lane == 0) s.tt_cutoffs++;
+                    ((f.settle >> settle_k) & 1u) && !(pv_node && f.legal == 1) &&
+                    child_settles(my_lists[ply * MAX_MOVES + SETTLE_SLOTS + settle_k],
+                                  f.legal == 1 ? new_depth : new_depth - r, f.alpha, &v)) {
+                    nodes++;
+                    if (ply + 1 > seldepth) seldepth = ply + 1;
+                    if (lane == 0) s.tt_cutoffs++;
 #if TT_SETTLE > 1
-                        /* TT_SETTLE=2: counted in the ETC cutoffs too, so that the trace's ETC
-                         * column shows how many children were settled (less the default's). */
-                        if (lane == 0) s.etc_cutoffs++;
+                    /* TT_SETTLE=2: counted in the ETC cutoffs too, so that the trace's ETC column
+                     * shows how many children were settled (less the default's). */
+                    if (lane == 0) s.etc_cutoffs++;
 #endif
-                        if (v > f.best) f.best = v;
-                        continue;
-                    }
+                    if (v > f.best) f.best = v;
+                    continue;
                 }
 #endif
                 parent = f;

@@ -20,35 +20,40 @@
 #error "MAX_DEFERRED is at most 16"
 #endif
 
-/* Children settled from their parent (thirty-seventh session; off by default, see below).
- * On a table the game has warmed, 29-57% of the nodes an iteration's finisher enters end on
- * their table entry at once (docs/PERFORMANCE.md), and each costs a whole turn of the state
- * machine: the sync with its barriers and global reads, the entry's draw tests, the return.
- * ETC's round already probes a node's first WORKER_LANES children; with TT_SETTLE it also marks
- * each child whose entry would end it with a value at or below the node's alpha (Frame's
- * `settle`). When the node reaches such a move, lane 0 probes the child's entry again and, where
- * it still ends the child at the depth and window the child would get, the node takes the value
- * as the child's return without entering it. The tree is the same: one worker searches the same
- * nodes (a settled child still counts as one), with the same values and moves. On the H100 it
- * costs one worker 1.4% of its speed from an empty table, and in games replayed at 0.1 s a move
- * the search reached 0.33 +- 0.18 plies deeper from move 41 on (0.16 +- 0.09 over all moves).
- * TT_SETTLE=0 leaves it out; TT_SETTLE=2 also counts the settled children as ETC cutoffs. */
+/* Children settled from their parent (thirty-seventh session; on by default since the
+ * thirty-ninth). On a table the game has warmed, 29-57% of the nodes an iteration's finisher
+ * enters end on their table entry at once (docs/PERFORMANCE.md), and each costs a whole turn of
+ * the state machine: the sync with its barriers and global reads, the entry's draw tests, the
+ * return. ETC's round already probes a node's first WORKER_LANES children; with TT_SETTLE it also
+ * marks each child whose entry would end it with a value at or below the node's alpha (Frame's
+ * `settle`), and keeps that entry's depth and value in the move list's spare words (SETTLE_SLOTS).
+ * When the node reaches such a move and the kept depth covers the depth and window the child
+ * would get, the node takes the value as the child's return without entering it. A settled child
+ * still counts as one node. On the H100 it cost one worker 1.4% of its speed from an empty table,
+ * and in games replayed at 0.1 s a move the search reached 0.33 +- 0.18 plies deeper from move 41
+ * on (0.16 +- 0.09 over all moves; thirty-eighth session, with a second read of the entry at the
+ * move's turn). TT_SETTLE=0 leaves it out; TT_SETTLE=2 also counts the settled children as ETC
+ * cutoffs.
+ *
+ * The entry is not read again at the move's turn: that took lane 0's probe between two barriers
+ * inside the move loop, and barriers under a branch are what PoCL's kernel compiler replicates
+ * code for (its compile of the search kernel took 415 s against 238 s without the knob on the
+ * development machine, 275 s without those two barriers; thirty-ninth session). */
 #ifndef TT_SETTLE
-#define TT_SETTLE 0
+#define TT_SETTLE 1
 #endif
 /* TT_SETTLE_PV (thirty-eighth session, on wherever TT_SETTLE is): PV nodes run ETC's round too,
  * to settle their later children (searched with the null window, each one more turn of the
  * finisher's walk along the PV); they take no cutoff from it, and never settle their first
- * move. One worker's tree is the same and no slower; in games replayed at 0.1 s a move the search
- * went 0.28 +- 0.09 plies deeper than with TT_SETTLE alone (0.44 +- 0.17 from move 41 on). */
+ * move. One worker's tree was the same and no slower; in games replayed at 0.1 s a move the
+ * search went 0.28 +- 0.09 plies deeper than with TT_SETTLE alone (0.44 +- 0.17 from move 41 on). */
 #ifndef TT_SETTLE_PV
 #define TT_SETTLE_PV 1
 #endif
-/* Both are off by default for now, though the H100 measured them better: the local CI run with
- * them on spent over half an hour in PoCL's compiles of tests/search.rs (LLVM's InstCombine, 6.8
- * GB), and whether they make those compiles slower is not yet known (the same test with them off
- * took 17 minutes, two compiles). Until it is, CI builds the kernel it passed with before. Pass
- * -DTT_SETTLE=1 (KOGGE_CUDA_OPTIONS, KOGGE_OPENCL_OPTIONS) to use them; TT_SETTLE_PV follows. */
+/* Where ETC's round keeps the entries of the children it marks: a ply's list words from
+ * SETTLE_SLOTS on, one per lane, which no list reaches (a position has at most 218 legal moves;
+ * a node with more than SETTLE_SLOTS settles none). */
+#define SETTLE_SLOTS (MAX_MOVES - WORKER_LANES)
 
 /* ---- Frames -----------------------------------------------------------------------------------
  * One node being searched. The current node's frame lives in private memory (registers); its
@@ -401,9 +406,6 @@ typedef struct {
     u32 best_move;    /* YBWC: a closed PV split point's best move and line length */
     u32 pv_len;
     i32 history;      /* the history of a move late-move reduction is reducing (a shared table) */
-#if TT_SETTLE
-    u64 settle_data;  /* a child's table entry, read again before it is settled */
-#endif
 } Broadcast;
 
 /* ---- Enhanced transposition cutoff ---------------------------------------------------------------

@@ -106,29 +106,38 @@ DEVICE_FN u32 child_entry_cuts(const Board *b, const Frame *f, u32 ply, Move m, 
 }
 
 #if TT_SETTLE
-/* TT_SETTLE's tests (search_state.h). At the move's turn, on the entry read again: whether the
- * child, searched to `depth` with the null window (-alpha - 1, -alpha), ends on it at its entry
- * (search.cl, step 3) with a value at or below alpha for its parent; that value, from the
- * parent's side, in *value. No mate scores, nor an alpha in the mate range (a PV node's alpha
- * rises as it searches, TT_SETTLE_PV): there mate distance moves the child's window first. */
-DEVICE_FN u32 child_settles(u64 d, i32 depth, i32 alpha, u32 child_ply, i32 *value) {
-    if (d == 0 || tt_bound_of(d) == BOUND_UPPER || tt_depth_of(d) < (depth > 0 ? depth : 0)) return 0;
-    if (alpha <= -MATE_BOUND || alpha >= MATE_BOUND) return 0;
+/* TT_SETTLE (search_state.h): a child's entry as ETC's round keeps it for the move's turn, its
+ * depth in the high half and its value from the child's side in the low half; 0 where the entry
+ * could settle no child (none, an upper bound, a mate score). */
+DEVICE_FN u32 settle_word(u64 d, u32 child_ply) {
+    if (d == 0 || tt_bound_of(d) == BOUND_UPPER) return 0u;
     i32 ts = score_from_tt(tt_score_of(d), child_ply);
-    if (ts < -alpha || ts >= MATE_BOUND) return 0;
+    if (ts >= MATE_BOUND || ts <= -MATE_BOUND) return 0u;
+    return (u32)tt_depth_of(d) << 16 | ((u32)ts & 0xffffu) | 1u << 24;
+}
+
+/* Whether a child whose kept entry is `w` (settle_word), searched to `depth` with the null window
+ * (-alpha - 1, -alpha), ends on it at its entry (search.cl, step 3) with a value at or below
+ * alpha for its parent; that value, from the parent's side, in *value. Not with an alpha in the
+ * mate range (a PV node's alpha rises as it searches, TT_SETTLE_PV): there mate distance moves
+ * the child's window first. */
+DEVICE_FN u32 child_settles(u32 w, i32 depth, i32 alpha, i32 *value) {
+    if (w == 0u || (i32)((w >> 16) & 0xffu) < (depth > 0 ? depth : 0)) return 0;
+    if (alpha <= -MATE_BOUND || alpha >= MATE_BOUND) return 0;
+    i32 ts = (i32)(i16)(u16)(w & 0xffffu);
+    if (ts < -alpha) return 0;
     *value = -ts;
     return 1;
 }
 
-/* In ETC's round: whether the child of node f's move m (board `child`, key `ckey`, entry d) may
- * settle at its turn, whatever depth it gets there (the turn checks that): the entry's value as
- * child_settles tests it, the child no draw (the entry would not say), and f a null-window node
- * or a PV node (TT_SETTLE_PV), whose later children get the null window. */
+/* In ETC's round: whether the child of node f's move m (board `child`, key `ckey`, kept entry w)
+ * may settle at its turn, whatever depth it gets there (the turn checks that): the entry's value
+ * as child_settles tests it, the child no draw (the entry would not say), and f a null-window
+ * node or a PV node (TT_SETTLE_PV), whose later children get the null window. */
 DEVICE_FN u32 child_entry_settles(const Board *b, const Board *child, const Frame *f, u32 ply, Move m, u64 ckey,
-                                  u64 d, LOCAL_PTR WorkerStack *s, const GLOBAL u64 *game_keys, u32 history_len) {
+                                  u32 w, LOCAL_PTR WorkerStack *s, const GLOBAL u64 *game_keys, u32 history_len) {
     i32 value = 0;
-    if ((f->beta != f->alpha + 1 && !(f->flags & FLAG_PV)) || !child_settles(d, 0, f->alpha, ply + 1, &value))
-        return 0;
+    if ((f->beta != f->alpha + 1 && !(f->flags & FLAG_PV)) || !child_settles(w, 0, f->alpha, &value)) return 0;
     u32 hm = halfmove_after(b, m, f->halfmove);
     return hm < 100 && !insufficient_material(child) && !is_repetition(s, ply + 1, ckey, hm, game_keys, history_len);
 }

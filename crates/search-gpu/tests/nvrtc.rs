@@ -47,8 +47,8 @@ fn search_kernel_compiles_for_sm_90() {
     // set against its default: CLEAN_RANK on (helpers reduce and prune by their moves' noise-free
     // places), NOISE_BY_SM off (each helper its own noise, the old rule), NOISE_SEEDS 8 (fewer
     // noise orders than multiprocessors), NMP_VERIFY on (the null move's verification),
-    // NOISE_MIN_DEPTH 4 (helpers' noise only four plies or more from the horizon), TT_SETTLE 1
-    // (children settled from their parent), TT_SETTLE 2 (settled, and counted) and
+    // NOISE_MIN_DEPTH 4 (helpers' noise only four plies or more from the horizon), TT_SETTLE 0
+    // (children not settled from their parent), TT_SETTLE 2 (settled, and counted) and
     // TT_SETTLE_PV 0 (not by PV nodes).
     let defines: Vec<(&str, String)> = kogge_search_gpu::search_defines();
     for (variant, value) in [
@@ -59,7 +59,7 @@ fn search_kernel_compiles_for_sm_90() {
         ("NOISE_SEEDS", "8u"),
         ("NMP_VERIFY", "1"),
         ("NOISE_MIN_DEPTH", "4"),
-        ("TT_SETTLE", "1"),
+        ("TT_SETTLE", "0"),
         ("TT_SETTLE", "2"),
         ("TT_SETTLE_PV", "0"),
     ] {

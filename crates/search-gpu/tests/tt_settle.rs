@@ -1,10 +1,12 @@
-//! The kernel knob `TT_SETTLE` (search_state.h, off by default): a child whose table entry would
+//! The kernel knob `TT_SETTLE` (search_state.h, on by default): a child whose table entry would
 //! end it at once, at or below its parent's alpha, is settled by the parent without being entered.
 //! The tree must not change: one worker searches the same nodes, with the same values, best moves
 //! and lines at every depth. `TT_SETTLE=2` also counts the settled children among the ETC cutoffs,
-//! which shows that some were. `TT_SETTLE_PV` (on wherever `TT_SETTLE` is) lets PV nodes settle
-//! their later children too. Its own test binary, because the kernel's build options are read
-//! from the environment when a search is opened.
+//! which shows that some were. The settled child's value is the entry ETC's round read, not read
+//! again at the move's turn; with one worker only the node's own earlier moves could have changed
+//! it meanwhile, and on these positions none did. `TT_SETTLE_PV` (on wherever `TT_SETTLE` is)
+//! lets PV nodes settle their later children too. Its own test binary, because the kernel's build
+//! options are read from the environment when a search is opened.
 
 mod common;
 
