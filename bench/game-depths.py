@@ -147,6 +147,8 @@ def main() -> int:
                     help="whose positions each engine searches (a player searches every other one)")
     ap.add_argument("--from-move", type=int, default=1,
                     help="search from this move on (the table is still built only from then)")
+    ap.add_argument("--to-move", type=int, default=None,
+                    help="and up to this move (default: to the game's end)")
     ap.add_argument("--engine", action="append", required=True, help="NAME=COMMAND")
     ap.add_argument("--option", action="append", default=[], help="NAME:Option=Value")
     ap.add_argument("--json", help="write every search here")
@@ -179,6 +181,8 @@ def main() -> int:
                 for board in positions_of(game, args.side):
                     if board.fullmove_number < args.from_move:
                         continue
+                    if args.to_move is not None and board.fullmove_number > args.to_move:
+                        break
                     start = time.monotonic()
                     played = engine.play(board, limit, game=token, info=chess.engine.INFO_ALL)
                     info = played.info

@@ -255,8 +255,17 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
     const u32 rmo_noise = params->mode == MODE_RMO ? 0u : RMO_NOISE;
     /* A helper with noise prunes by move count (1, 3) and reduces (1, 2) by its moves' noise-free
      * places (CLEAN_RANK). */
-    const u32 by_clean_rank = (CLEAN_RANK == 1 || CLEAN_RANK == 3) && randomize_seed != 0u;
-    const u32 by_clean_order = (CLEAN_RANK == 1 || CLEAN_RANK == 2) && randomize_seed != 0u;
+    /* Tested by the preprocessor: OpenCL compilers warn of a constant operand of || or &&. */
+#if CLEAN_RANK == 1 || CLEAN_RANK == 3
+    const u32 by_clean_rank = randomize_seed != 0u;
+#else
+    const u32 by_clean_rank = 0u;
+#endif
+#if CLEAN_RANK == 1 || CLEAN_RANK == 2
+    const u32 by_clean_order = randomize_seed != 0u;
+#else
+    const u32 by_clean_order = 0u;
+#endif
     const u32 ybwc = YBWC && params->mode == MODE_YBWC;
     /* searchmoves or MultiPV: the host names the root's moves (root_list_filter). */
     const u32 root_limited = params->root_move_count != 0u;
@@ -364,6 +373,7 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
      * it again). NEED_ETC: the lanes whose child cuts the node, from list index etc_first on. */
     u32 vote_seen = 0, scan_kept = 0;
     u32 etc_cuts = 0, etc_first = 0;
+    u32 etc_again = 0; /* NEED_ETC: a later round of the node (SETTLE_AGAIN), which only settles */
 
     for (;;) {
         /* ---- The cooperative part of the step ---- */
@@ -433,8 +443,10 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
                 make_move_of(&child, mj, moving);
                 u64 ck = key_after(&cur, &child, key, mj, moving), d = 0;
                 tt_probe(tt, log2, ck, &d);
-                /* A PV node's round (TT_SETTLE_PV) only settles children: no cutoff in the PV. */
-                cuts = !(ETC_SKIP_FLAGS == 0u && (f.flags & FLAG_PV)) &&
+                /* A PV node's round (TT_SETTLE_PV) and a later round (SETTLE_AGAIN) only settle
+                 * children: no cutoff in the PV, nor from a move's entry before the moves ahead
+                 * of it were searched. */
+                cuts = !etc_again && !(f.flags & FLAG_PV) &&
                        child_entry_cuts(&cur, &f, ply, mj, ck, d, &s, game_keys, params->history_len, &value);
 #if TT_SETTLE
                 u32 w = settle_word(d, ply + 1);
@@ -1022,10 +1034,17 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
             }
             u32 entry = (f.flags & FLAG_TT_FIRST) ? f.tt_move : my_lists[ply * MAX_MOVES + index];
             u32 scan = !second_pass && !(f.flags & FLAG_TT_FIRST) && !split;
-            if (scan && !(f.flags & (FLAG_ETC | FLAG_QS | ETC_SKIP_FLAGS)) && f.depth >= ETC_MIN_DEPTH &&
+#if TT_SETTLE && SETTLE_AGAIN
+            u32 etc_due = !(f.flags & FLAG_ETC) || f.next >= f.settle_first + WORKER_LANES;
+#else
+            u32 etc_due = !(f.flags & FLAG_ETC);
+#endif
+            if (scan && etc_due && !(f.flags & (FLAG_QS | ETC_SKIP_FLAGS)) && f.depth >= ETC_MIN_DEPTH &&
                 ply + 2 < GPU_MAX_PLY) {
                 /* The list's first move, outside the PV (and with TT_SETTLE_PV in it): the
-                 * children's entries first. */
+                 * children's entries first. With SETTLE_AGAIN, again once the node is past the
+                 * moves the last round looked at, to settle the next ones. */
+                etc_again = (f.flags & FLAG_ETC) != 0u;
                 f.flags |= FLAG_ETC;
                 need = NEED_ETC;
                 continue;

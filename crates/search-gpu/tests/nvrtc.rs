@@ -48,8 +48,8 @@ fn search_kernel_compiles_for_sm_90() {
     // places), NOISE_BY_SM off (each helper its own noise, the old rule), NOISE_SEEDS 8 (fewer
     // noise orders than multiprocessors), NMP_VERIFY on (the null move's verification),
     // NOISE_MIN_DEPTH 4 (helpers' noise only four plies or more from the horizon), TT_SETTLE 0
-    // (children not settled from their parent), TT_SETTLE 2 (settled, and counted) and
-    // TT_SETTLE_PV 0 (not by PV nodes).
+    // (children not settled from their parent), TT_SETTLE 2 (settled, and counted),
+    // TT_SETTLE_PV 0 (not by PV nodes) and SETTLE_AGAIN 0 (one round a node).
     let defines: Vec<(&str, String)> = kogge_search_gpu::search_defines();
     for (variant, value) in [
         ("YBWC", "1"),
@@ -62,6 +62,7 @@ fn search_kernel_compiles_for_sm_90() {
         ("TT_SETTLE", "0"),
         ("TT_SETTLE", "2"),
         ("TT_SETTLE_PV", "0"),
+        ("SETTLE_AGAIN", "0"),
     ] {
         let ptx = compile_cuda_for_check(
             &kogge_search_gpu::search_source(),

@@ -5,7 +5,8 @@
 //! which shows that some were. The settled child's value is the entry ETC's round read, not read
 //! again at the move's turn; with one worker only the node's own earlier moves could have changed
 //! it meanwhile, and on these positions none did. `TT_SETTLE_PV` (on wherever `TT_SETTLE` is)
-//! lets PV nodes settle their later children too. Its own test binary, because the kernel's build
+//! lets PV nodes settle their later children too, and `SETTLE_AGAIN` (likewise) runs the round
+//! again for a node's moves past the first round's. Its own test binary, because the kernel's build
 //! options are read from the environment when a search is opened.
 
 mod common;
