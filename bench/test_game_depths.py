@@ -109,6 +109,24 @@ class GameDepthsTest(unittest.TestCase):
                 self.assertEqual(board.turn, chess.BLACK)
                 self.assertIn(chess.Move.from_uci(r["move"]), board.legal_moves)
 
+    def test_a_replay_between_two_moves(self):
+        fake = os.path.join(_here, "..", "tools", "match", "fake_engine.py")
+        with tempfile.TemporaryDirectory() as tmp:
+            pgn = os.path.join(tmp, "g.pgn")
+            with open(pgn, "w") as f:
+                f.write(PGN)
+            out = os.path.join(tmp, "r.json")
+            run = subprocess.run(
+                [sys.executable, os.path.join(_here, "game-depths.py"), "--pgn", pgn,
+                 "--movetime", "0.01", "--side", "both", "--from-move", "41", "--to-move", "41",
+                 "--engine", f"fake={sys.executable} {fake} random", "--json", out],
+                capture_output=True, text=True, timeout=60)
+            self.assertEqual(run.returncode, 0, run.stderr)
+            with open(out) as f:
+                saved = json.load(f)
+            # Move 41's two positions, white's and black's, and none before or after.
+            self.assertEqual([r["fullmove"] for r in saved], [41, 41])
+
     def test_a_clock_for_every_search(self):
         limit = depths.clock_limit("6+0.1")
         self.assertEqual((limit.white_clock, limit.black_clock), (6.0, 6.0))
