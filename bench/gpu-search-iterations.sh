@@ -11,8 +11,8 @@
 #   WORKERS    worker counts, each measured on its own (default "264")
 #   DEPTH, COUNT    depth and number of `kogge bench` positions (default 13, 16)
 #   MODE       parallel mode                           (default: the engine's)
-#   FENS, MOVETIME  instead of benchsmp: a file of FENs, each searched by the engine (UCI, the
-#              backend's default workers or WORKERS' first count, `Hash` 1024, a new game each)
+#   FENS, MOVETIME  instead of benchsmp: a file of FENs, each searched by the engine (UCI, each
+#              of WORKERS' counts in turn, `Hash` 1024, a new game for each position)
 #              with `go movetime MOVETIME` (ms), as a game's clock ends iterations; "ahead"
 #              then counts the iterations a helper searching ahead ended at its deeper depth
 # On the device: KOGGE=.dev/kogge bash bench/gpu-search-iterations.sh (PERFORMANCE.md, twenty-
