@@ -40,9 +40,9 @@ for w in $WORKERS; do
     if [[ -n "${FENS:-}" ]]; then
         # One UCI session; each `go` waits for its bestmove before the next position is sent.
         trace=$(python3 - "$KOGGE" "$BACKEND" "$w" "$FENS" "${MOVETIME:-300}" "${MODE:-}" <<'PY' 2>&1 | grep "^iteration depth" || true
-import subprocess, sys
+import os, subprocess, sys
 kogge, backend, workers, fens, movetime, mode = sys.argv[1:]
-env = dict(__import__("os").environ, KOGGE_SEARCH_TRACE="1")
+env = dict(os.environ, KOGGE_SEARCH_TRACE="1")
 p = subprocess.Popen([kogge], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env)
 def send(line):
     p.stdin.write(line + "\n")

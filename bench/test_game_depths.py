@@ -83,7 +83,9 @@ class GameDepthsTest(unittest.TestCase):
         self.assertEqual((rows[1]["mean_change"], rows[1]["half_width"]), (0, 0.0))
         self.assertEqual(depths.paired(first, []), [])
 
-    def test_a_replay_with_the_fake_engine(self):
+    def replay(self, *args):
+        """PGN replayed by tools/match/fake_engine.py at 0.01 s a move with `args`: the script's
+        output and the searches it saved."""
         fake = os.path.join(_here, "..", "tools", "match", "fake_engine.py")
         with tempfile.TemporaryDirectory() as tmp:
             pgn = os.path.join(tmp, "g.pgn")
@@ -92,40 +94,30 @@ class GameDepthsTest(unittest.TestCase):
             out = os.path.join(tmp, "r.json")
             run = subprocess.run(
                 [sys.executable, os.path.join(_here, "game-depths.py"), "--pgn", pgn,
-                 "--movetime", "0.01", "--side", "black", "--engine", f"fake={sys.executable} {fake} random",
+                 "--movetime", "0.01", *args, "--engine", f"fake={sys.executable} {fake} random",
                  "--json", out],
                 capture_output=True, text=True, timeout=60)
             self.assertEqual(run.returncode, 0, run.stderr)
-            self.assertIn("fake: moves 21-40: 1 positions, depth median 1,", run.stdout)
-            self.assertIn("fake: moves 41 on: 2 positions, depth median 1,", run.stdout)
             with open(out) as f:
-                saved = json.load(f)
-            self.assertEqual([r["fullmove"] for r in saved], [40, 41, 42])
-            # Each search keeps its position and the move played, for bench/move-quality.py,
-            # and the selective depth where the engine says one.
-            for r in saved:
-                self.assertIn("seldepth", r)
-                board = chess.Board(r["fen"])
-                self.assertEqual(board.turn, chess.BLACK)
-                self.assertIn(chess.Move.from_uci(r["move"]), board.legal_moves)
+                return run.stdout, json.load(f)
+
+    def test_a_replay_with_the_fake_engine(self):
+        stdout, saved = self.replay("--side", "black")
+        self.assertIn("fake: moves 21-40: 1 positions, depth median 1,", stdout)
+        self.assertIn("fake: moves 41 on: 2 positions, depth median 1,", stdout)
+        self.assertEqual([r["fullmove"] for r in saved], [40, 41, 42])
+        # Each search keeps its position and the move played, for bench/move-quality.py,
+        # and the selective depth where the engine says one.
+        for r in saved:
+            self.assertIn("seldepth", r)
+            board = chess.Board(r["fen"])
+            self.assertEqual(board.turn, chess.BLACK)
+            self.assertIn(chess.Move.from_uci(r["move"]), board.legal_moves)
 
     def test_a_replay_between_two_moves(self):
-        fake = os.path.join(_here, "..", "tools", "match", "fake_engine.py")
-        with tempfile.TemporaryDirectory() as tmp:
-            pgn = os.path.join(tmp, "g.pgn")
-            with open(pgn, "w") as f:
-                f.write(PGN)
-            out = os.path.join(tmp, "r.json")
-            run = subprocess.run(
-                [sys.executable, os.path.join(_here, "game-depths.py"), "--pgn", pgn,
-                 "--movetime", "0.01", "--side", "both", "--from-move", "41", "--to-move", "41",
-                 "--engine", f"fake={sys.executable} {fake} random", "--json", out],
-                capture_output=True, text=True, timeout=60)
-            self.assertEqual(run.returncode, 0, run.stderr)
-            with open(out) as f:
-                saved = json.load(f)
-            # Move 41's two positions, white's and black's, and none before or after.
-            self.assertEqual([r["fullmove"] for r in saved], [41, 41])
+        _, saved = self.replay("--side", "both", "--from-move", "41", "--to-move", "41")
+        # Move 41's two positions, white's and black's, and none before or after.
+        self.assertEqual([r["fullmove"] for r in saved], [41, 41])
 
     def test_a_clock_for_every_search(self):
         limit = depths.clock_limit("6+0.1")
