@@ -20,6 +20,10 @@
 #   PGN           the games replayed                                            (required)
 #   GAMES         its first games replayed                                      (default 17)
 #   CLOCK         BASE+INC seconds, handed over at every move                   (default 3+0.03)
+#   DEPTH         instead of the clock, each search to this depth (what a depth is worth: run
+#                 once a depth into the same RESULTS, then REPLAY=0 with every NAME to judge)
+#   SIDE          white, black or both: whose positions are searched             (default both)
+#   FROM_MOVE, TO_MOVE   only the positions of these moves (the table is built from FROM_MOVE)
 #   HASH          MiB of table for each engine; empty: not set                  (default 1024)
 #   SECONDS_EACH  stop each engine's replay after this many seconds, keeping the games it
 #                 finished (every engine stops within the same games' positions)  (default: none)
@@ -35,6 +39,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 GAMES=${GAMES:-17}
 CLOCK=${CLOCK:-3+0.03}
 HASH=${HASH-1024}
+SIDE=${SIDE:-both}
 RESULTS=${RESULTS:-replay-quality-results}
 PYTHON=${PYTHON:-python3}
 mkdir -p "$RESULTS"
@@ -60,11 +65,15 @@ for spec in "${specs[@]}"; do
     done
     stop=()
     [[ -n "${SECONDS_EACH:-}" ]] && stop=(timeout "$SECONDS_EACH")
+    limit=(--clock "$CLOCK")
+    [[ -n "${DEPTH:-}" ]] && limit=(--depth "$DEPTH")
+    [[ -n "${FROM_MOVE:-}" ]] && limit+=(--from-move "$FROM_MOVE")
+    [[ -n "${TO_MOVE:-}" ]] && limit+=(--to-move "$TO_MOVE")
     # A replay stopped by its time keeps the games it finished (game-depths.py saves after each);
     # any other failure ends the script.
     status=0
-    "${stop[@]}" "$PYTHON" bench/game-depths.py --pgn "$PGN" --games "$GAMES" --side both \
-        --clock "$CLOCK" --engine "$name=${parts[0]}" "${options[@]}" --json "$RESULTS/$name.json" || status=$?
+    "${stop[@]}" "$PYTHON" bench/game-depths.py --pgn "$PGN" --games "$GAMES" --side "$SIDE" \
+        "${limit[@]}" --engine "$name=${parts[0]}" "${options[@]}" --json "$RESULTS/$name.json" || status=$?
     if ((status != 0 && status != 124)); then
         echo "$name's replay failed (exit status $status)" >&2
         exit 1

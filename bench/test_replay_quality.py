@@ -47,6 +47,17 @@ class ReplayQualityTest(unittest.TestCase):
                 for r in saved:
                     self.assertIn(chess.Move.from_uci(r["move"]), chess.Board(r["fen"]).legal_moves)
 
+    def test_a_depth_searches_one_side_within_the_moves_asked(self):
+        fake = f"{sys.executable} {_fake} random"
+        with tempfile.TemporaryDirectory() as tmp:
+            done = run(tmp, f"a={fake}", HASH="", DEPTH="3", SIDE="white", FROM_MOVE="41", TO_MOVE="42")
+            self.assertEqual(done.returncode, 0, done.stderr)
+            with open(os.path.join(tmp, "r", "a.json")) as f:
+                saved = json.load(f)
+            # White's positions of moves 41 and 42 only: not move 40, not black's.
+            self.assertEqual(sorted(r["fullmove"] for r in saved), [41, 42])
+            self.assertTrue(all(chess.Board(r["fen"]).turn == chess.WHITE for r in saved))
+
     def test_an_option_the_engine_lacks_fails_the_replay(self):
         with tempfile.TemporaryDirectory() as tmp:
             done = run(tmp, f"a={sys.executable} {_fake} random|Threads=16", HASH="")
