@@ -167,6 +167,32 @@ impl Drop for ClusterBuffer {
     }
 }
 
+/// Tables this large are cleared by several threads (a 16 MiB one takes about a millisecond alone).
+const PARALLEL_CLEAR_BYTES: usize = 64 << 20;
+
+/// Writes every cluster empty, the threads of the machine sharing a large table. Written here, its
+/// pages are the process's before a search runs: a table handed over lazily (a fresh zeroed
+/// block, as `clear` once made) maps each page at its first write during the search. After
+/// `ucinewgame` with `Hash` 1024 that made one thread's first searches to depth 13 3.5 to 5 times
+/// slower for the same nodes (fortieth session, docs/PERFORMANCE.md).
+fn clear_in_parallel(clusters: &mut [Cluster]) {
+    let threads = if size_of_val(clusters) >= PARALLEL_CLEAR_BYTES {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    } else {
+        1
+    };
+    if threads == 1 {
+        clusters.iter_mut().for_each(|c| *c = Cluster::default());
+        return;
+    }
+    let chunk = clusters.len().div_ceil(threads).max(1);
+    std::thread::scope(|scope| {
+        for part in clusters.chunks_mut(chunk) {
+            scope.spawn(move || part.iter_mut().for_each(|c| *c = Cluster::default()));
+        }
+    });
+}
+
 pub struct TranspositionTable {
     clusters: ClusterBuffer,
     generation: u8,
@@ -185,7 +211,10 @@ impl TranspositionTable {
         let mut mb = mb.max(1);
         loop {
             let count = (mb.saturating_mul(1 << 20) / size_of::<Cluster>()).max(1);
-            if let Some(clusters) = ClusterBuffer::zeroed(count) {
+            if let Some(mut clusters) = ClusterBuffer::zeroed(count) {
+                // The block is zero but not yet the process's: its pages are mapped at their first
+                // write. Written now, not by the first search (see `clear_in_parallel`).
+                clear_in_parallel(&mut clusters);
                 let table = TranspositionTable {
                     clusters,
                     generation: 0,
@@ -200,16 +229,9 @@ impl TranspositionTable {
         }
     }
 
-    /// Empties the table: a fresh zeroed block if one can be had (free until touched), else
-    /// by writing every cluster.
+    /// Empties the table by writing every cluster, where it is (`ucinewgame`: before `readyok`).
     pub fn clear(&mut self) {
-        match ClusterBuffer::zeroed(self.clusters.len()) {
-            Some(fresh) => self.clusters = fresh,
-            None => self
-                .clusters
-                .iter_mut()
-                .for_each(|c| *c = Cluster::default()),
-        }
+        clear_in_parallel(&mut self.clusters);
         self.generation = 0;
     }
 
@@ -368,6 +390,27 @@ mod tests {
             .unwrap();
         e.data.fetch_xor(1 << 20, Ordering::Relaxed);
         assert!(tt.probe(7, 0).is_none());
+    }
+
+    #[test]
+    fn clear_empties_every_part_of_a_table_the_threads_share() {
+        // Large enough for the parallel clear: each thread's part must be emptied.
+        let mb = PARALLEL_CLEAR_BYTES >> 20;
+        let mut tt = TranspositionTable::new(mb);
+        let keys: Vec<u64> = (1..=4096u64)
+            .map(|k| k.wrapping_mul(0x9E37_79B9_7F4A_7C15))
+            .collect();
+        for &k in &keys {
+            tt.store(k, 0, Move::NONE, 1, 1, 3, TtBound::Exact);
+        }
+        // Keys spread over the whole table: its first and last parts hold some.
+        let index = |k: u64| ((k as u128 * tt.clusters.len() as u128) >> 64) as usize;
+        assert!(keys.iter().any(|&k| index(k) < tt.clusters.len() / 8));
+        assert!(keys.iter().any(|&k| index(k) > tt.clusters.len() * 7 / 8));
+        assert!(keys.iter().all(|&k| tt.probe(k, 0).is_some()));
+        tt.clear();
+        assert!(keys.iter().all(|&k| tt.probe(k, 0).is_none()));
+        assert_eq!(tt.hashfull(), 0);
     }
 
     #[test]
