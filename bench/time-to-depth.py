@@ -10,6 +10,10 @@ docs/STRENGTH.md, thirty-first session).
 
 Each search starts after `ucinewgame`. Prints one line per engine: positions, total and median
 seconds, nodes and nodes a second (as the engine reports them). Needs python-chess.
+
+Builds of the CPU search before ebc5705 mapped their table's pages during the first searches after
+`ucinewgame`: with a large `Hash` their times here include those page faults (16 threads, `Hash`
+1024, depth 18: three times as long, docs/PERFORMANCE.md, fortieth session).
 """
 
 import argparse
