@@ -11,6 +11,7 @@ use kogge_search::{MATE, MAX_PLY, Value};
 use std::alloc::Layout;
 use std::ops::{Deref, DerefMut};
 use std::ptr::NonNull;
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// What a bound says of the stored value.
@@ -167,29 +168,44 @@ impl Drop for ClusterBuffer {
     }
 }
 
-/// Tables this large are cleared by several threads (a 16 MiB one takes about a millisecond alone).
+/// Tables this large are cleared by all the machine's threads, smaller ones by the caller alone.
 const PARALLEL_CLEAR_BYTES: usize = 64 << 20;
 
-/// Writes every cluster empty, the threads of the machine sharing a large table. Written here, its
+/// Writes every cluster empty, the machine's threads sharing a large table. Written here, its
 /// pages are the process's before a search runs: a table handed over lazily (a fresh zeroed
-/// block, as `clear` once made) maps each page at its first write during the search. After
-/// `ucinewgame` with `Hash` 1024 that made one thread's first searches to depth 13 3.5 to 5 times
-/// slower for the same nodes (fortieth session, docs/PERFORMANCE.md).
+/// block, as `clear` once made) maps each page at its first write, during the search. After
+/// `ucinewgame` with `Hash` 1024 that made 16 threads' searches to depth 18 three times as long
+/// (median a position; fortieth session, docs/PERFORMANCE.md).
 fn clear_in_parallel(clusters: &mut [Cluster]) {
+    let empty = |part: &mut [Cluster]| part.iter_mut().for_each(|c| *c = Cluster::default());
     let threads = if size_of_val(clusters) >= PARALLEL_CLEAR_BYTES {
         std::thread::available_parallelism().map_or(1, |n| n.get())
     } else {
         1
     };
     if threads == 1 {
-        clusters.iter_mut().for_each(|c| *c = Cluster::default());
+        empty(clusters);
         return;
     }
-    let chunk = clusters.len().div_ceil(threads).max(1);
-    std::thread::scope(|scope| {
-        for part in clusters.chunks_mut(chunk) {
-            scope.spawn(move || part.iter_mut().for_each(|c| *c = Cluster::default()));
+    // Parts taken from a shared list by the caller and its helpers, so that a helper the system
+    // refuses leaves its parts to the others: the table is emptied either way.
+    let chunk = clusters.len().div_ceil(threads * 4).max(1);
+    let parts = Mutex::new(clusters.chunks_mut(chunk).collect::<Vec<_>>());
+    let work = || {
+        loop {
+            // The lock is let go before the part is written.
+            let next = parts.lock().unwrap_or_else(|e| e.into_inner()).pop();
+            match next {
+                Some(part) => empty(part),
+                None => break,
+            }
         }
+    };
+    std::thread::scope(|scope| {
+        for _ in 1..threads {
+            let _ = std::thread::Builder::new().spawn_scoped(scope, work);
+        }
+        work();
     });
 }
 
