@@ -64,6 +64,11 @@ impl CpuSearch {
         s
     }
 
+    /// The size of the search's table in MiB.
+    pub fn table_mb(&self) -> usize {
+        self.tt.size_mb()
+    }
+
     /// The latency to allow for between the engine and the clock (UCI `Move Overhead`).
     pub fn set_move_overhead(&mut self, overhead: Duration) {
         self.move_overhead = overhead;

@@ -245,6 +245,11 @@ impl TranspositionTable {
         }
     }
 
+    /// The table's size in MiB (rounded down).
+    pub fn size_mb(&self) -> usize {
+        size_of_val(&*self.clusters) >> 20
+    }
+
     /// Empties the table by writing every cluster, where it is (`ucinewgame`: before `readyok`).
     pub fn clear(&mut self) {
         clear_in_parallel(&mut self.clusters);

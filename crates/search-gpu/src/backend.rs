@@ -41,7 +41,11 @@ pub struct GpuBackend {
     /// The device the GPU search was opened on (reopened on `Hash`/`Workers` changes).
     info: Option<DeviceInfo>,
     options: GpuSearchOptions,
+    /// The search when the GPU's is not there or fails.
     cpu: CpuSearch,
+    /// The table (MiB) the CPU search gets once the GPU's is gone. A table is written in full
+    /// when made (up to 1 GiB of host memory here), so not while the GPU search serves.
+    cpu_hash_mb: Option<usize>,
     move_overhead: Duration,
     /// Said at the next search: why the GPU is not used.
     note: Option<String>,
@@ -59,7 +63,8 @@ impl GpuBackend {
         let mut b = GpuBackend {
             gpu: None,
             info,
-            cpu: CpuSearch::new(options.hash_mb.clamp(1, 1024), cpu_threads.max(1)),
+            cpu: CpuSearch::new(1, cpu_threads.max(1)),
+            cpu_hash_mb: Some(options.hash_mb.clamp(1, 1024)),
             options,
             move_overhead: Duration::from_millis(30),
             note: None,
@@ -85,6 +90,17 @@ impl GpuBackend {
                     ))
                 }
             },
+        }
+        if self.gpu.is_none() {
+            self.size_cpu_table();
+        }
+    }
+
+    /// Gives the CPU search its table, once it is the search: outside any search's clock where
+    /// the GPU's is lost between searches.
+    fn size_cpu_table(&mut self) {
+        if let Some(mb) = self.cpu_hash_mb.take() {
+            self.cpu.set_hash_mb(mb);
         }
     }
 
@@ -118,6 +134,7 @@ impl GpuBackend {
             self.note = Some(format!(
                 "GPU search unavailable ({e}); searching on the CPU"
             ));
+            self.size_cpu_table();
         }
     }
 
@@ -468,10 +485,13 @@ impl SearchBackend for GpuBackend {
     }
 
     fn set_hash_mb(&mut self, mb: usize) {
-        self.cpu.set_hash_mb(mb.min(1024));
+        self.cpu_hash_mb = Some(mb.clamp(1, 1024));
         if mb != self.options.hash_mb {
             self.options.hash_mb = mb.max(1);
             self.reopen();
+        }
+        if self.gpu.is_none() {
+            self.size_cpu_table();
         }
     }
 
@@ -492,6 +512,7 @@ impl SearchBackend for GpuBackend {
         {
             self.note = Some(format!("GPU search failed ({e}); searching on the CPU"));
             self.gpu = None;
+            self.size_cpu_table();
         }
     }
 
@@ -530,8 +551,9 @@ impl SearchBackend for GpuBackend {
                     "GPU search failed ({e}); searching on the CPU from now on"
                 )));
                 self.gpu = None;
-                // The time the GPU used is gone: the CPU search plans its own on what is left
-                // of the clock (or of a fixed move time), as for any move.
+                self.size_cpu_table();
+                // The time the GPU used (and the table's making) is gone: the CPU search plans
+                // its own on what is left of the clock (or of a fixed move time), as for any move.
                 let used = start.elapsed();
                 let mut rest = limits.clone();
                 if let Some(clock) = rest.clock.as_mut() {
@@ -543,5 +565,26 @@ impl SearchBackend for GpuBackend {
                 self.cpu.search(position, &rest, control, sink)
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn without_a_gpu_the_cpu_search_gets_its_table_at_once() {
+        let options = GpuSearchOptions {
+            workers: 1,
+            hash_mb: 64,
+            mode: ParallelMode::default(),
+            finisher: Finisher::default(),
+        };
+        // No device: the CPU search is the search from the start, with the table asked for.
+        let mut backend = GpuBackend::open(None, options, 1);
+        assert!(!backend.on_gpu());
+        assert_eq!(backend.cpu.table_mb(), 64);
+        backend.set_hash_mb(32);
+        assert_eq!(backend.cpu.table_mb(), 32);
     }
 }
