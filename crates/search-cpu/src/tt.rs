@@ -106,11 +106,11 @@ pub fn value_from_tt(v: Value, ply: usize) -> Value {
 /// The table's memory: `count` clusters on 64-byte boundaries, allocated zeroed (an empty
 /// cluster is all zero bits).
 ///
-/// Not a `Vec<Cluster>`: the global allocator zeroes over-aligned blocks by writing them, which
-/// for a table of gigabytes means seconds of work and every page resident before the search
-/// starts. A block of alignment 16 comes from `calloc`, which takes fresh zero pages from the
-/// operating system as the search first touches them; the clusters start at the first 64-byte
-/// boundary inside it.
+/// Not a `Vec<Cluster>`: the global allocator zeroes over-aligned blocks by writing them on one
+/// thread, seconds of work for a table of gigabytes. A block of alignment 16 comes from `calloc`,
+/// which takes fresh zero pages from the operating system without writing them; the clusters
+/// start at the first 64-byte boundary inside it. The table then writes it once, on every thread
+/// (`clear_in_parallel`), so that its pages are mapped before a search, not during one.
 struct ClusterBuffer {
     base: NonNull<u8>,
     layout: Layout,
