@@ -65,6 +65,9 @@ DEVICE_FN u32 kogge_sm_id() {
     return sm;
 }
 #define SM_ID() kogge_sm_id()
+// The multiprocessor's cycle counter (PTX's %clock64), for diagnostics that time a kernel's
+// parts (the search's DIAG_CYCLES); 0 where no counter is known (prelude_opencl.h).
+#define CYCLES() ((u64)clock64())
 
 // Every thread of the work-group waits here; shared and global memory writes made before it are
 // visible to the whole group after it. Must be reached by all threads of the group.

@@ -57,6 +57,18 @@ DEVICE_FN u32 kogge_sm_id(void) {
 #else
 #define SM_ID() GROUP_ID()
 #endif
+// The multiprocessor's cycle counter, for diagnostics that time a kernel's parts (the search's
+// DIAG_CYCLES): PTX's %clock64 on NVIDIA; elsewhere OpenCL has none, and it reads 0.
+#ifdef KOGGE_OPENCL_NVIDIA
+DEVICE_FN u64 kogge_cycles(void) {
+    u64 c;
+    asm volatile("mov.u64 %0, %%clock64;" : "=l"(c));
+    return c;
+}
+#define CYCLES() kogge_cycles()
+#else
+#define CYCLES() ((u64)0)
+#endif
 
 // Both fences, like CUDA's __syncthreads(): global memory written before the barrier is visible
 // to the group after it too.

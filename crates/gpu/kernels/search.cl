@@ -213,6 +213,9 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
     LOCAL i32 eval_scratch[EVAL_SCRATCH_INTS];
     LOCAL Broadcast bc;
     LOCAL i32 etc_values[WORKER_LANES]; /* NEED_ETC: lane i's child's bound, as the node's value */
+#if DIAG_CYCLES
+    LOCAL u64 diag_cycles[2 * DIAG_PARTS]; /* lane 0's: cycles and turns by part (search_state.h) */
+#endif
 
     const u32 lane = LOCAL_ID();
     const u32 worker = GROUP_ID();
@@ -374,8 +377,24 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
     u32 vote_seen = 0, scan_kept = 0;
     u32 etc_cuts = 0, etc_first = 0;
     u32 etc_again = 0; /* NEED_ETC: a later round of the node (SETTLE_AGAIN), which only settles */
+#if DIAG_CYCLES
+    if (lane == 0)
+        for (u32 i = 0; i < 2 * DIAG_PARTS; i++) diag_cycles[i] = 0;
+    u64 diag_at = 0;
+    u32 diag_state = DIAG_PARTS; /* none yet */
+#endif
 
     for (;;) {
+#if DIAG_CYCLES
+        /* The control part of the turn before ends here, every `continue` included. */
+        u64 diag_now = CYCLES();
+        if (lane == 0 && diag_state < DIAG_PARTS) {
+            diag_cycles[2 * diag_state] += diag_now - diag_at;
+            diag_cycles[2 * diag_state + 1]++;
+        }
+        u32 diag_need = need < DIAG_STATE_BASE ? need : DIAG_STATE_BASE - 1u;
+        diag_at = diag_now;
+#endif
         /* ---- The cooperative part of the step ---- */
         if (need == NEED_SYNC) {
             BARRIER();
@@ -699,6 +718,15 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
 #endif
         }
         need = NEED_NONE;
+#if DIAG_CYCLES
+        diag_now = CYCLES();
+        if (lane == 0) {
+            diag_cycles[2 * diag_need] += diag_now - diag_at;
+            diag_cycles[2 * diag_need + 1]++;
+        }
+        diag_at = diag_now;
+        diag_state = DIAG_STATE_BASE + (state < DIAG_STATE_BASE ? state : DIAG_STATE_BASE - 1u);
+#endif
 
         /* ---- The control part: private, the same in every lane ---- */
         if (state == STATE_ENTER) {
@@ -1497,6 +1525,13 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
 #endif
     }
 
+#if DIAG_CYCLES
+    if (lane == 0) {
+        GLOBAL u64 *totals = (GLOBAL u64 *)(control + CONTROL_CYCLES);
+        for (u32 i = 0; i < 2 * DIAG_PARTS; i++)
+            if (diag_cycles[i] != 0u) ATOMIC_ADD_U64(&totals[i], diag_cycles[i]);
+    }
+#endif
     /* ---- Leaving the launch ---- */
     if (finished) {
         /* The root is done: publish the result. Worker 0's ends the iteration for everyone, and

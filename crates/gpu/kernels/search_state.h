@@ -320,7 +320,25 @@ DEVICE_FN u32 helper_ends(const GLOBAL SearchParams *params, GLOBAL u32 *control
 #define CONTROL_DIAG_LOST 6 /* the table's 16 slots after the key's were taken */
 #define CONTROL_DIAG_EARLIER 7
 #define CONTROL_DIAG_TAG 8
+/* Diagnostics (the host defines DIAG_CYCLES=1 where KOGGE_SEARCH_CYCLES is set): where a worker's
+ * cycles go. Each turn of the state machine's loop is two parts, the cooperative step `need` asks
+ * for (NEED_*) and the control of `state` (STATE_*); lane 0 adds each part's cycles (CYCLES(), the
+ * multiprocessor's counter) and a count of its turns to its worker's counters in shared memory,
+ * and at the end of a launch to the search's totals: DIAG_PARTS u64 pairs (cycles, turns) after
+ * the control words, the cooperative steps at 0..15 and the states at 16..31. Summed over the
+ * workers; with one worker, what a node's latency is made of. The counting itself costs a shared
+ * add a part. */
+#ifndef DIAG_CYCLES
+#define DIAG_CYCLES 0
+#endif
+#define DIAG_PARTS 32u
+#define DIAG_STATE_BASE 16u
+#define CONTROL_CYCLES 10 /* the counters' first word (a u32 index; 8-byte aligned) */
+#if DIAG_CYCLES
+#define CONTROL_DIAG_TABLE (CONTROL_CYCLES + 4 * DIAG_PARTS) /* the table's first word (8-byte aligned) */
+#else
 #define CONTROL_DIAG_TABLE 10 /* the table's first word (a u32 index; 8-byte aligned) */
+#endif
 #ifdef DIAG_UNIQUE
 DEVICE_FN void diag_count(GLOBAL u32 *control, u64 key, i32 depth) {
     GLOBAL u64 *table = (GLOBAL u64 *)(control + CONTROL_DIAG_TABLE);

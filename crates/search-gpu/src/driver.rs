@@ -115,6 +115,18 @@ pub struct NodeCounts {
     pub earlier: u64,
 }
 
+/// One part of the kernel's state machine, timed ([`GpuSearch::cycle_counts`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CyclePart {
+    /// `need-…` for a cooperative step, `state-…` for a state's control.
+    pub name: String,
+    /// The multiprocessors' cycles its turns took, summed over the workers (0 where the backend
+    /// has no cycle counter: OpenCL off NVIDIA).
+    pub cycles: u64,
+    /// Its turns, summed over the workers.
+    pub turns: u64,
+}
+
 /// How an iteration ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Outcome {
@@ -174,10 +186,42 @@ pub struct GpuSearch {
     diag_log2: Option<u32>,
     /// The node-count run's tag (1 to 3; 0 before the first).
     diag_tag: u32,
+    /// `KOGGE_SEARCH_CYCLES` set: the kernel times the parts of its state machine (`DIAG_CYCLES`
+    /// in search_state.h); the trace prints the totals.
+    diag_cycles: bool,
 }
 
-/// The words of `control` before the diagnostic table (`CONTROL_DIAG_TABLE` in search.cl).
-const CONTROL_DIAG_TABLE: usize = 10;
+/// Where `control`'s cycle counters start (`CONTROL_CYCLES` in search_state.h), and how many
+/// parts they time (`DIAG_PARTS`: the cooperative steps, then from `DIAG_STATE_BASE` the
+/// states), each a pair of u64 (cycles, turns).
+const CONTROL_CYCLES: usize = 10;
+const DIAG_PARTS: usize = 32;
+const DIAG_STATE_BASE: usize = 16;
+/// The cooperative steps' and the states' names, in the kernel's numbering (`NEED_*`,
+/// `STATE_*` in search.cl).
+const NEED_NAMES: [&str; 14] = [
+    "none", "sync", "eval", "gen", "scan", "etc", "publish", "take", "close", "find", "adopt",
+    "leave", "unwind", "merge",
+];
+const STATE_NAMES: [&str; 7] = [
+    "enter",
+    "eval",
+    "moves",
+    "next",
+    "return",
+    "idle",
+    "split-end",
+];
+
+/// The words of `control` before the diagnostic table (`CONTROL_DIAG_TABLE` in search_state.h):
+/// after the cycle counters where they are kept.
+fn control_diag_table(cycles: bool) -> usize {
+    if cycles {
+        CONTROL_CYCLES + 4 * DIAG_PARTS
+    } else {
+        CONTROL_CYCLES
+    }
+}
 /// The word holding the current run's tag (`CONTROL_DIAG_TAG`).
 const CONTROL_DIAG_TAG: usize = 8;
 /// The words a helper's result is checked against (`CONTROL_ROOT`, `CONTROL_FIRST`).
@@ -186,8 +230,11 @@ const CONTROL_FIRST: usize = 3;
 
 /// `control`'s length: the flag, the slice count and the two root words, and with diagnostics
 /// their counters and table of 2^log2 keys.
-fn control_words(diag_log2: Option<u32>) -> usize {
-    diag_log2.map_or(CONTROL_FIRST + 1, |n| CONTROL_DIAG_TABLE + (2usize << n))
+fn control_words(diag_log2: Option<u32>, cycles: bool) -> usize {
+    let table = control_diag_table(cycles);
+    diag_log2.map_or(if cycles { table } else { CONTROL_FIRST + 1 }, |n| {
+        table + (2usize << n)
+    })
 }
 
 /// The value of a root move packed by the kernel's `root_pack` (value offset by 32768 in the high
@@ -219,11 +266,15 @@ fn bad(what: String) -> GpuError {
 fn kernel_defines(
     options: &GpuSearchOptions,
     diag_log2: Option<u32>,
+    diag_cycles: bool,
     finisher: Finisher,
 ) -> Vec<(&'static str, String)> {
     let mut defines = search_defines();
     if let Some(n) = diag_log2 {
         defines.push(("DIAG_UNIQUE", n.to_string()));
+    }
+    if diag_cycles {
+        defines.push(("DIAG_CYCLES", "1".to_string()));
     }
     // The split points' code and `GPU Finisher checked`'s, only in the kernel that uses them:
     // built into every kernel, the second cost the default search 1.5% (search_state.h).
@@ -255,9 +306,10 @@ impl GpuSearch {
             .ok()
             .and_then(|v| v.parse::<u32>().ok())
             .map(|n| n.clamp(10, 28));
+        let diag_cycles = std::env::var_os("KOGGE_SEARCH_CYCLES").is_some();
         let module = device.build(
             &search_source(),
-            &kernel_defines(&options, diag_log2, options.finisher),
+            &kernel_defines(&options, diag_log2, diag_cycles, options.finisher),
         )?;
         let search = module.kernel("search_slice")?;
         let sizes_kernel = module.kernel("layout_sizes")?;
@@ -303,7 +355,7 @@ impl GpuSearch {
             game_keys: device.alloc(GAME_KEYS)?,
             history_len: 0,
             root_moves: Vec::new(),
-            control: device.alloc(control_words(diag_log2))?,
+            control: device.alloc(control_words(diag_log2, diag_cycles))?,
             busy: device.alloc(BUSY_ENTRIES)?,
             splits: device.alloc(split_bytes)?,
             announce: device.alloc(announce_words)?,
@@ -318,6 +370,7 @@ impl GpuSearch {
             trace: std::env::var_os("KOGGE_SEARCH_TRACE").is_some(),
             diag_log2,
             diag_tag: 0,
+            diag_cycles,
             _module: module,
             search,
             options,
@@ -404,7 +457,7 @@ impl GpuSearch {
     /// kept); an error leaves the search as it was.
     pub fn set_finisher(&mut self, finisher: Finisher) -> Result<(), GpuError> {
         if finisher.needs_checked_code() != self.options.finisher.needs_checked_code() {
-            let defines = kernel_defines(&self.options, self.diag_log2, finisher);
+            let defines = kernel_defines(&self.options, self.diag_log2, self.diag_cycles, finisher);
             let module = self.device.build(&search_source(), &defines)?;
             self.search = module.kernel("search_slice")?;
             self._module = module;
@@ -466,7 +519,9 @@ impl GpuSearch {
         if self.diag_log2.is_some() {
             // A fresh, zeroed table and counters for this search, and the first run's tag.
             self.control = self.device.alloc(0)?;
-            self.control = self.device.alloc(control_words(self.diag_log2))?;
+            self.control = self
+                .device
+                .alloc(control_words(self.diag_log2, self.diag_cycles))?;
             self.diag_tag = 0;
             self.next_node_count_run()?;
         }
@@ -717,6 +772,53 @@ impl GpuSearch {
                 String::new()
             }
         );
+        if let Ok(Some(parts)) = self.cycle_counts() {
+            let listed: Vec<String> = parts
+                .iter()
+                .filter(|p| p.turns > 0)
+                .map(|p| format!("{} {} {}", p.name, p.cycles, p.turns))
+                .collect();
+            eprintln!("cycles (part, cycles, turns): {}", listed.join("; "));
+        }
+    }
+
+    /// With `KOGGE_SEARCH_CYCLES` set when the search was opened: every worker's cycles and turns
+    /// of the state machine by part since then (`DIAG_CYCLES` in search_state.h), the
+    /// cooperative steps first (`need-…`), then the states' control (`state-…`). `None` without
+    /// it.
+    pub fn cycle_counts(&self) -> Result<Option<Vec<CyclePart>>, GpuError> {
+        if !self.diag_cycles {
+            return Ok(None);
+        }
+        let mut words = vec![0u32; CONTROL_CYCLES + 4 * DIAG_PARTS];
+        self.device.read(&self.control, &mut words)?;
+        let pair = |i: usize| {
+            let at = CONTROL_CYCLES + 4 * i;
+            let word =
+                |k: usize| u64::from(words[at + 2 * k]) | u64::from(words[at + 2 * k + 1]) << 32;
+            (word(0), word(1))
+        };
+        let needs = NEED_NAMES
+            .iter()
+            .enumerate()
+            .map(|(i, n)| (format!("need-{n}"), i));
+        let states = STATE_NAMES
+            .iter()
+            .enumerate()
+            .map(|(i, n)| (format!("state-{n}"), DIAG_STATE_BASE + i));
+        Ok(Some(
+            needs
+                .chain(states)
+                .map(|(name, i)| {
+                    let (cycles, turns) = pair(i);
+                    CyclePart {
+                        name,
+                        cycles,
+                        turns,
+                    }
+                })
+                .collect(),
+        ))
     }
 
     /// One line on stderr after the iteration's: the best moves of the workers that had

@@ -16,7 +16,9 @@ mod tables_source;
 
 pub use backend::{GpuBackend, iterative_deepening};
 pub use cpu_check::{EvalMismatch, compare_with_cpu};
-pub use driver::{GpuSearch, GpuSearchOptions, Iteration, NodeCounts, Outcome, TableEntry};
+pub use driver::{
+    CyclePart, GpuSearch, GpuSearchOptions, Iteration, NodeCounts, Outcome, TableEntry,
+};
 pub use eval_source::{EVAL_SCRATCH_INTS, eval_source, search_source_prefix, weights_source};
 pub use gpu_eval::{GpuEvaluator, LaneScores, eval_check_source};
 pub use kernel_source::{
