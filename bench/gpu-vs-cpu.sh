@@ -19,6 +19,8 @@
 #   CONCURRENCY  games at once                        (default 1; only with DEPTH, where no clock
 #                runs: GPU processes at once share the GPU by time slices)
 #   GPU_OPTS     extra harness options for the GPU engine, e.g. "--opt1 Workers=528"
+#   GPU_UCI      UCI options of the GPU engine, NAME=VALUE separated by ';' (names may have
+#                spaces), e.g. "GPU Finisher=main;Workers=528"
 #   CUDA_OPTIONS kernel knobs for the GPU engine (KOGGE_CUDA_OPTIONS), e.g. "-DCLEAN_RANK=1"
 #   OPENINGS     the openings file                    (default: the harness's, ../shared/data)
 #   FIRST, LAST  play only the openings on these lines of it (1-based, inclusive)
@@ -52,10 +54,11 @@ source bench/match-common.sh
 set_openings
 set_adjudication 0
 gpu_engine=$(gpu_engine_command "$KOGGE" "${CUDA_OPTIONS:-}")
+set_uci_options 1 "Hash=$HASH;${GPU_UCI:-}"
 
 # shellcheck disable=SC2086 # GPU_OPTS is a list of options
 run_match_with_depths \
-    --engine1 "$gpu_engine" --name1 kogge-gpu --opt1 "Hash=$HASH" ${GPU_OPTS:-} \
+    --engine1 "$gpu_engine" --name1 kogge-gpu "${uci_options[@]}" ${GPU_OPTS:-} \
     --engine2 "$KOGGE --backend cpu" --name2 "kogge-cpu-$THREADS" \
     --opt2 "Threads=$THREADS" --opt2 "Hash=$HASH" \
     "${limit[@]}" --games "$GAMES" --concurrency "$CONCURRENCY" "${openings[@]}" "${adjudication[@]}" \
