@@ -1,0 +1,75 @@
+#!/usr/bin/env python3
+"""Where the GPU search's cycles go, by part of its state machine, from a traced run with the
+kernel's cycle counters on (`DIAG_CYCLES`, search_state.h):
+
+    KOGGE_SEARCH_TRACE=1 KOGGE_SEARCH_CYCLES=1 kogge benchsmp --backend cuda --workers 1 \\
+        --positions bench --depth 11 --count 4 > one.txt 2>&1
+    python3 bench/gpu-search-cycles.py one.txt
+
+The kernel sums, over every worker since the search was opened, the cycles and turns of each
+cooperative step (`need-…`: the lanes working together, barriers included) and of each state's
+control (`state-…`: the same work on every lane); the trace prints the totals after each
+iteration. This takes the last such line and divides by the nodes of every `iteration` line
+(all workers' nodes, aspiration re-searches included), and prints each part's turns, cycles a
+turn, cycles a node and share of all cycles. With one worker the cycles a node are a node's
+latency (PERFORMANCE.md, forty-first session); with many, the sum over the workers.
+"""
+
+import re
+import sys
+
+CYCLES = re.compile(r"^cycles \(part, cycles, turns\): (?P<parts>.*)$")
+ALL_NODES = re.compile(r"^iteration depth .*; all \d+ workers: (\d+) nodes")
+
+
+def parse(lines):
+    """The last cycle line's parts as (name, cycles, turns), and the nodes of every iteration
+    line, summed; None for the parts if there is no cycle line."""
+    parts, nodes = None, 0
+    for line in lines:
+        line = line.rstrip("\n")
+        found = CYCLES.match(line)
+        if found:
+            parts = []
+            for item in found.group("parts").split("; "):
+                name, cycles, turns = item.split()
+                parts.append((name, int(cycles), int(turns)))
+            continue
+        found = ALL_NODES.match(line)
+        if found:
+            nodes += int(found.group(1))
+    return parts, nodes
+
+
+def table(parts, nodes):
+    """Rows (name, turns, cycles a turn, cycles a node, share) of the parts that turned, largest
+    share first, and the total cycles a node."""
+    total = sum(c for _, c, _ in parts)
+    rows = [
+        (name, turns, cycles / turns, cycles / nodes if nodes else 0.0, cycles / total if total else 0.0)
+        for name, cycles, turns in parts
+        if turns > 0
+    ]
+    rows.sort(key=lambda r: -r[4])
+    return rows, (total / nodes if nodes else 0.0)
+
+
+def main(argv):
+    if len(argv) != 2:
+        print(__doc__, file=sys.stderr)
+        return 2
+    with open(argv[1]) as f:
+        parts, nodes = parse(f)
+    if parts is None:
+        print(f"{argv[1]}: no cycle line (run with KOGGE_SEARCH_TRACE=1 KOGGE_SEARCH_CYCLES=1)", file=sys.stderr)
+        return 1
+    rows, per_node = table(parts, nodes)
+    print(f"{nodes} nodes, {per_node:.0f} cycles a node")
+    print(f"{'part':<14} {'turns':>10} {'cycles/turn':>12} {'cycles/node':>12} {'share':>7}")
+    for name, turns, per_turn, node_share, share in rows:
+        print(f"{name:<14} {turns:>10} {per_turn:>12.0f} {node_share:>12.0f} {100 * share:>6.1f}%")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
