@@ -50,7 +50,7 @@ import chess
 import chess.engine
 
 from depths import COMMENT
-from quality import DECIDED, JudgedMove, iter_games, judge_moves, outcome_value, read_pgns, white_value
+from quality import DECIDED, JudgedMove, ended_value, iter_games, judge_moves, read_pgns, white_value
 
 
 @dataclass
@@ -128,8 +128,9 @@ def value_after(board: chess.Board, move: chess.Move, judge: chess.engine.Simple
     sign = 1 if board.turn == chess.WHITE else -1
     after = board.copy()
     after.push(move)
-    if after.is_game_over():
-        return sign * outcome_value(after)
+    ended = ended_value(after)
+    if ended is not None:
+        return sign * ended
     return sign * white_value(judge.analyse(after, chess.engine.Limit(depth=depth))["score"])
 
 

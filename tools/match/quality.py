@@ -33,6 +33,8 @@ import chess
 import chess.engine
 import chess.pgn
 
+from games import rules_ending
+
 CAP = 1000
 DECIDED = 800
 # Parts of a game by move number (the game's own, from the position it started at), for the means.
@@ -103,6 +105,21 @@ def outcome_value(board: chess.Board) -> int:
     return 0 if winner is None else (CAP if winner == chess.WHITE else -CAP)
 
 
+def ended_value(board: chess.Board) -> int | None:
+    """The value from White's view of a position where the harness ends the game
+    (games.rules_ending: the rules' endings, and the fifty-move rule and threefold repetition
+    claimed as soon as they apply), or None where play goes on. python-chess's own
+    `is_game_over()` knows only the 75-move rule and fivefold repetition, so a judge valued the
+    position after a draw's last move as if the game went on: in the fortieth session's games a
+    move that reached the fiftieth move was charged 1,000 cp for a mate the opponent had next
+    (forty-first session)."""
+    ending = rules_ending(board)
+    if ending is None:
+        return None
+    result = ending[0]
+    return CAP if result == "1-0" else -CAP if result == "0-1" else 0
+
+
 def read_pgns(paths: list[Path], tool: str) -> str | None:
     """The PGN files' text, one after the other, or None (said on stderr, as `tool`) where one
     cannot be read."""
@@ -151,8 +168,9 @@ def judge_moves(pgn_text: str, judge: chess.engine.SimpleEngine, depth: int) -> 
             if move is not None:
                 board.push(move)
             key = board.fen()
-            if board.is_game_over():
-                values.append(outcome_value(board))
+            ended = ended_value(board)
+            if ended is not None:
+                values.append(ended)
                 judged.append((key, None))
                 continue
             if key not in cache:

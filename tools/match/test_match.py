@@ -278,6 +278,24 @@ class QualityTest(unittest.TestCase):
         self.assertEqual(engines["b"].losses, [0, 0])
         self.assertIn("3 moves, mean loss 0.0 cp", engines["a"].summary())
 
+    def test_draws_the_harness_claims_end_the_game_for_the_judge(self):
+        # The start position a third time after 4...Ng8: the harness ends the game there by
+        # threefold repetition. A judge asked about it anyway (here: White winning) would charge
+        # Black's last move with the difference.
+        pgn = '[White "a"]\n[Black "b"]\n\n1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 1/2-1/2\n'
+        board = chess.Board()
+        for _ in range(2):
+            for move in ("g1f3", "g8f6", "f3g1", "f6g8"):
+                board.push_uci(move)
+        judge = _Judge({board.fen(): 1000}, default=0)
+        moves = quality.judge_moves(pgn, judge, depth=1)
+        self.assertEqual([m.loss for m in moves], [0] * 8)
+        self.assertNotIn(board.fen(), judge.asked)
+        # The fifty-move rule's draw, and a mate, as the harness ends them.
+        self.assertEqual(quality.ended_value(chess.Board("1R6/8/8/8/8/3n1k2/7K/r7 b - - 100 150")), 0)
+        self.assertEqual(quality.ended_value(chess.Board("1R6/8/8/8/8/3n1k2/7K/r7 w - - 99 150")), None)
+        self.assertEqual(quality.ended_value(chess.Board("R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1")), quality.CAP)
+
     def test_the_judged_moves_are_kept_for_the_other_tools(self):
         pgn = '[White "a"]\n[Black "b"]\n\n1. e4 {+0.10/5 0.01s} e5 {-0.10/6 0.01s} *\n'
         with tempfile.TemporaryDirectory() as tmp:
@@ -310,11 +328,15 @@ class _Referee:
 class _Judge:
     """A stand-in judge valuing each position by a table of FENs (White's view)."""
 
-    def __init__(self, values: dict[str, int]):
+    def __init__(self, values: dict[str, int], default: int | None = None):
         self.values = values
+        self.default = default  # the value of the FENs not in the table (None: an error)
+        self.asked: list[str] = []
 
     def analyse(self, board, limit):
-        return {"score": chess.engine.PovScore(chess.engine.Cp(self.values[board.fen()]), chess.WHITE)}
+        self.asked.append(board.fen())
+        value = self.values[board.fen()] if self.default is None else self.values.get(board.fen(), self.default)
+        return {"score": chess.engine.PovScore(chess.engine.Cp(value), chess.WHITE)}
 
 
 class BlundersTest(unittest.TestCase):
