@@ -131,7 +131,8 @@ def value_after(board: chess.Board, move: chess.Move, judge: chess.engine.Simple
     ended = ended_value(after)
     if ended is not None:
         return sign * ended
-    return sign * white_value(judge.analyse(after, chess.engine.Limit(depth=depth))["score"])
+    # A new `game`: `ucinewgame`, as quality.judge_moves judges every position.
+    return sign * white_value(judge.analyse(after, chess.engine.Limit(depth=depth), game=object())["score"])
 
 
 def recheck(

@@ -174,7 +174,10 @@ def judge_moves(pgn_text: str, judge: chess.engine.SimpleEngine, depth: int) -> 
                 judged.append((key, None))
                 continue
             if key not in cache:
-                info = judge.analyse(board, chess.engine.Limit(depth=depth))
+                # A new `game` each time: `ucinewgame`, so that no value depends on the positions
+                # judged before it (the judge's table would carry them; with one thread each
+                # value is then repeatable, as bench/move-quality.py's).
+                info = judge.analyse(board, chess.engine.Limit(depth=depth), game=object())
                 pv = info.get("pv")
                 cache[key] = (white_value(info["score"]), pv[0].uci() if pv else None)
             values.append(cache[key][0])

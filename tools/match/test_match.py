@@ -291,6 +291,10 @@ class QualityTest(unittest.TestCase):
         moves = quality.judge_moves(pgn, judge, depth=1)
         self.assertEqual([m.loss for m in moves], [0] * 8)
         self.assertNotIn(board.fen(), judge.asked)
+        # Each position judged as a game of its own (`ucinewgame`): no value depends on the
+        # positions judged before it.
+        self.assertEqual(len({id(g) for g in judge.games}), len(judge.games))
+        self.assertNotIn(None, judge.games)
         # The fifty-move rule's draw, and a mate, as the harness ends them.
         self.assertEqual(quality.ended_value(chess.Board("1R6/8/8/8/8/3n1k2/7K/r7 b - - 100 150")), 0)
         self.assertEqual(quality.ended_value(chess.Board("1R6/8/8/8/8/3n1k2/7K/r7 w - - 99 150")), None)
@@ -332,9 +336,11 @@ class _Judge:
         self.values = values
         self.default = default  # the value of the FENs not in the table (None: an error)
         self.asked: list[str] = []
+        self.games: list[object] = []
 
-    def analyse(self, board, limit):
+    def analyse(self, board, limit, game=None):
         self.asked.append(board.fen())
+        self.games.append(game)
         value = self.values[board.fen()] if self.default is None else self.values.get(board.fen(), self.default)
         return {"score": chess.engine.PovScore(chess.engine.Cp(value), chess.WHITE)}
 
