@@ -13,6 +13,11 @@ iteration. This takes the last such line and divides by the nodes of every `iter
 (all workers' nodes, aspiration re-searches included), and prints each part's turns, cycles a
 turn, cycles a node and share of all cycles. With one worker the cycles a node are a node's
 latency (PERFORMANCE.md, forty-first session); with many, the sum over the workers.
+
+Two files (a kernel change against its base, the same search) give each part's cycles a node in
+both and the change, so that a change's effect shows where it lands:
+
+    python3 bench/gpu-search-cycles.py base.txt new.txt
 """
 
 import re
@@ -54,15 +59,43 @@ def table(parts, nodes):
     return rows, (total / nodes if nodes else 0.0)
 
 
-def main(argv):
-    if len(argv) != 2:
-        print(__doc__, file=sys.stderr)
-        return 2
-    with open(argv[1]) as f:
+def compare(first, second):
+    """Rows (name, cycles a node in the first run, in the second, the change) for every part that
+    turned in either, largest change first, and the totals' row."""
+    (parts_a, nodes_a), (parts_b, nodes_b) = first, second
+    a = {name: cycles / nodes_a for name, cycles, turns in parts_a if turns > 0}
+    b = {name: cycles / nodes_b for name, cycles, turns in parts_b if turns > 0}
+    rows = [(name, a.get(name, 0.0), b.get(name, 0.0), b.get(name, 0.0) - a.get(name, 0.0)) for name in {**a, **b}]
+    rows.sort(key=lambda r: -abs(r[3]))
+    total_a, total_b = sum(a.values()), sum(b.values())
+    return rows, ("all", total_a, total_b, total_b - total_a)
+
+
+def read(path):
+    """parse() of a file, or None with a message if it has no cycle line."""
+    with open(path) as f:
         parts, nodes = parse(f)
     if parts is None:
-        print(f"{argv[1]}: no cycle line (run with KOGGE_SEARCH_TRACE=1 KOGGE_SEARCH_CYCLES=1)", file=sys.stderr)
+        print(f"{path}: no cycle line (run with KOGGE_SEARCH_TRACE=1 KOGGE_SEARCH_CYCLES=1)", file=sys.stderr)
+        return None
+    return parts, nodes
+
+
+def main(argv):
+    if len(argv) not in (2, 3):
+        print(__doc__, file=sys.stderr)
+        return 2
+    runs = [read(path) for path in argv[1:]]
+    if None in runs:
         return 1
+    if len(runs) == 2:
+        rows, total = compare(*runs)
+        print(f"{runs[0][1]} and {runs[1][1]} nodes; cycles a node")
+        print(f"{'part':<14} {'first':>10} {'second':>10} {'change':>10}")
+        for name, x, y, change in [*rows, total]:
+            print(f"{name:<14} {x:>10.0f} {y:>10.0f} {change:>+10.0f}")
+        return 0
+    parts, nodes = runs[0]
     rows, per_node = table(parts, nodes)
     print(f"{nodes} nodes, {per_node:.0f} cycles a node")
     print(f"{'part':<14} {'turns':>10} {'cycles/turn':>12} {'cycles/node':>12} {'share':>7}")

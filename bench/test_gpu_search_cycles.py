@@ -36,6 +36,14 @@ class CyclesTest(unittest.TestCase):
         self.assertEqual([r[0] for r in rows], ["state-next", "need-sync"])
         self.assertEqual(rows[0], ("state-next", 40, 300.0, 30.0, 0.75))
 
+    def test_two_runs_compared_part_by_part(self):
+        base = ([("need-sync", 4000, 40), ("state-next", 12000, 40)], 400)
+        new = ([("need-sync", 4000, 40), ("state-next", 6000, 40), ("need-gen", 800, 4)], 200)
+        rows, total = cycles.compare(base, new)
+        # Per node: sync 10 -> 20, next 30 -> 30, gen 0 -> 4; the largest change first.
+        self.assertEqual(rows, [("need-sync", 10.0, 20.0, 10.0), ("need-gen", 0.0, 4.0, 4.0), ("state-next", 30.0, 30.0, 0.0)])
+        self.assertEqual(total, ("all", 40.0, 54.0, 14.0))
+
     def test_no_cycle_line(self):
         self.assertEqual(cycles.parse([iteration(5)]), (None, 5))
 
