@@ -99,12 +99,6 @@ def white_value(score: chess.engine.PovScore) -> int:
     return max(-CAP, min(CAP, value))
 
 
-def outcome_value(board: chess.Board) -> int:
-    """A finished game's value from White's view: the cap for a win, 0 for a draw."""
-    winner = board.outcome().winner
-    return 0 if winner is None else (CAP if winner == chess.WHITE else -CAP)
-
-
 def ended_value(board: chess.Board) -> int | None:
     """The value from White's view of a position where the harness ends the game
     (games.rules_ending: the rules' endings, and the fifty-move rule and threefold repetition

@@ -783,9 +783,10 @@ impl GpuSearch {
     }
 
     /// With `KOGGE_SEARCH_CYCLES` set when the search was opened: every worker's cycles and turns
-    /// of the state machine by part since then (`DIAG_CYCLES` in search_state.h), the
-    /// cooperative steps first (`need-…`), then the states' control (`state-…`). `None` without
-    /// it.
+    /// of the state machine by part since then (`DIAG_CYCLES` in search_state.h; with
+    /// `KOGGE_SEARCH_DIAG` too, since the last [`GpuSearch::new_search`], which clears `control`),
+    /// the cooperative steps first (`need-…`), then the states' control (`state-…`). `None`
+    /// without it.
     pub fn cycle_counts(&self) -> Result<Option<Vec<CyclePart>>, GpuError> {
         if !self.diag_cycles {
             return Ok(None);
