@@ -472,7 +472,9 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
                 settles = !cuts && f.n_moves <= SETTLE_SLOTS &&
                           child_entry_settles(&cur, &child, &f, ply, mj, ck, w, &s, game_keys, params->history_len);
                 /* Seen by every lane at the move's turn: the vote's barriers come between. */
-                if (settles) my_lists[ply * MAX_MOVES + SETTLE_SLOTS + lane] = w;
+                if (settles)
+                    my_lists[ply * MAX_MOVES + SETTLE_SLOTS + lane] =
+                        w | (king_in_check(&child, lines) ? SETTLE_CHECK : 0u);
 #endif
             }
             /* Read only right after this round; the node's children are entered (a sync, with its
@@ -1110,23 +1112,41 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
                 continue;
             }
 
-            /* Step 10. Make the move. */
+            /* Step 10. Make the move, unless ETC's round marked its child to settle (TT_SETTLE):
+             * the round's kept word says whether the move gives check, which is all the turn
+             * needs before the settling test, and a settled child is never made (nor keyed). */
+#if TT_SETTLE
+            u32 settle_k = index - f.settle_first;
+            u32 settle_w = 0u;
+            if (!qs && (f.flags & FLAG_ETC) && !split && index >= f.settle_first && settle_k < WORKER_LANES &&
+                ((f.settle >> settle_k) & 1u))
+                settle_w = my_lists[ply * MAX_MOVES + SETTLE_SLOTS + settle_k];
+#else
+            u32 settle_w = 0u;
+#endif
             u32 moving = piece_type_on(&cur, bit(m & 63u));
             Board child = cur;
-            make_move_of(&child, m, moving);
-            u32 gives_check = (u32)king_in_check(&child, lines);
+            u32 gives_check;
+            if (settle_w) {
+                gives_check = settle_gives_check(settle_w);
+            } else {
+                make_move_of(&child, m, moving);
+                gives_check = (u32)king_in_check(&child, lines);
+            }
             u32 child_check = gives_check ? FLAG_IN_CHECK : 0u;
             if (prunable && !gives_check) {
                 if (scan) need = NEED_SCAN;
                 continue;
             }
-            u64 child_key = key_after(&cur, &child, key, m, moving);
-            u32 child_halfmove = halfmove_after(&cur, m, f.halfmove);
             f.legal++;
             if (quiet) f.quiets++;
             f.move = m;
 
+            u64 child_key;
+            u32 child_halfmove;
             if (qs) {
+                child_key = key_after(&cur, &child, key, m, moving);
+                child_halfmove = halfmove_after(&cur, m, f.halfmove);
                 parent = f;
                 parent.step = STEP_FULL;
                 f = child_frame(-f.beta, -f.alpha, 0, FLAG_QS | (f.flags & FLAG_PV) | child_check, child_halfmove);
@@ -1173,12 +1193,9 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
                  * that failed low (step 13: no re-search, no new best move). Never a PV node's
                  * first move, which is searched with the full window for its line. The kept word
                  * is the same for every lane (no barrier: see search_state.h). */
-                u32 settle_k = index - f.settle_first;
                 i32 v = 0;
-                if ((f.flags & FLAG_ETC) && !split && index >= f.settle_first && settle_k < WORKER_LANES &&
-                    ((f.settle >> settle_k) & 1u) && !(pv_node && f.legal == 1) &&
-                    child_settles(my_lists[ply * MAX_MOVES + SETTLE_SLOTS + settle_k],
-                                  f.legal == 1 ? new_depth : new_depth - r, f.alpha, &v)) {
+                if (settle_w && !(pv_node && f.legal == 1) &&
+                    child_settles(settle_w, f.legal == 1 ? new_depth : new_depth - r, f.alpha, &v)) {
                     nodes++;
                     if (ply + 1 > seldepth) seldepth = ply + 1;
                     if (lane == 0) s.tt_cutoffs++;
@@ -1190,7 +1207,12 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
                     if (v > f.best) f.best = v;
                     continue;
                 }
+                /* Not settled after all (the depth it gets here is deeper than its entry's): made
+                 * now. */
+                if (settle_w) make_move_of(&child, m, moving);
 #endif
+                child_key = key_after(&cur, &child, key, m, moving);
+                child_halfmove = halfmove_after(&cur, m, f.halfmove);
                 parent = f;
                 if (f.legal == 1) {
                     /* The first move: a PV node's with the full window; elsewhere the null

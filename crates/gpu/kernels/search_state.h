@@ -33,7 +33,9 @@
  * and in games replayed at 0.1 s a move the search reached 0.33 +- 0.18 plies deeper from move 41
  * on (0.16 +- 0.09 over all moves; thirty-eighth session, with a second read of the entry at the
  * move's turn). TT_SETTLE=0 leaves it out; TT_SETTLE=2 also counts the settled children as ETC
- * cutoffs.
+ * cutoffs. The kept word also says whether the child gives check (SETTLE_CHECK), so that a
+ * settled child is never made nor keyed (forty-second session: 264 workers 4% more nodes a
+ * second, 0.22 +- 0.11 plies deeper on a warm table).
  *
  * The entry is not read again at the move's turn: that took lane 0's probe between two barriers
  * inside the move loop, and barriers under a branch are what PoCL's kernel compiler replicates
