@@ -471,10 +471,18 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
                 u32 w = settle_word(d, ply + 1);
                 settles = !cuts && f.n_moves <= SETTLE_SLOTS &&
                           child_entry_settles(&cur, &child, &f, ply, mj, ck, w, &s, game_keys, params->history_len);
-                /* Seen by every lane at the move's turn: the vote's barriers come between. */
-                if (settles)
-                    my_lists[ply * MAX_MOVES + SETTLE_SLOTS + lane] =
-                        w | (king_in_check(&child, lines) ? SETTLE_CHECK : 0u);
+                /* Seen by every lane at the move's turn: the vote's barriers come between. With
+                 * KEEP_CHILDREN every child of a list short enough has its word and key kept, for
+                 * the move step to take rather than find again (search_table.h). */
+                u32 keep = KEEP_CHILDREN && f.n_moves <= KEEP_SLOTS;
+                if (settles || keep)
+                    my_lists[ply * MAX_MOVES + SETTLE_SLOTS + lane] = (settles ? w : 0u) |
+                                                                      (keep ? SETTLE_KEPT : 0u) |
+                                                                      (king_in_check(&child, lines) ? SETTLE_CHECK : 0u);
+                if (keep) {
+                    my_lists[ply * MAX_MOVES + KEEP_SLOTS + 2u * lane] = (u32)ck;
+                    my_lists[ply * MAX_MOVES + KEEP_SLOTS + 2u * lane + 1u] = (u32)(ck >> 32);
+                }
 #endif
             }
             /* Read only right after this round; the node's children are entered (a sync, with its
@@ -1112,23 +1120,27 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
                 continue;
             }
 
-            /* Step 10. Make the move, unless ETC's round marked its child to settle (TT_SETTLE):
-             * the round's kept word says whether the move gives check, which is all the turn
-             * needs before the settling test, and a settled child is never made (nor keyed). */
+            /* Step 10. Make the move, unless ETC's round kept its child's word (TT_SETTLE): it
+             * says whether the move gives check, which is all the turn needs before the settling
+             * test. A settled child is never made nor keyed; one the round kept with its key
+             * (KEEP_CHILDREN) is made only when it is entered. */
 #if TT_SETTLE
             u32 settle_k = index - f.settle_first;
-            u32 settle_w = 0u;
-            if (!qs && (f.flags & FLAG_ETC) && !split && index >= f.settle_first && settle_k < WORKER_LANES &&
-                ((f.settle >> settle_k) & 1u))
-                settle_w = my_lists[ply * MAX_MOVES + SETTLE_SLOTS + settle_k];
+            u32 settle_w = 0u, kept_w = 0u;
+            if (!qs && (f.flags & FLAG_ETC) && !split && index >= f.settle_first && settle_k < WORKER_LANES) {
+                u32 marked = (f.settle >> settle_k) & 1u;
+                if (marked || (KEEP_CHILDREN && f.n_moves <= KEEP_SLOTS))
+                    kept_w = my_lists[ply * MAX_MOVES + SETTLE_SLOTS + settle_k];
+                if (marked) settle_w = kept_w;
+            }
 #else
-            u32 settle_w = 0u;
+            u32 settle_k = 0u, settle_w = 0u, kept_w = 0u;
 #endif
             u32 moving = piece_type_on(&cur, bit(m & 63u));
             Board child = cur;
             u32 gives_check;
-            if (settle_w) {
-                gives_check = settle_gives_check(settle_w);
+            if (kept_w) {
+                gives_check = settle_gives_check(kept_w);
             } else {
                 make_move_of(&child, m, moving);
                 gives_check = (u32)king_in_check(&child, lines);
@@ -1207,11 +1219,12 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
                     if (v > f.best) f.best = v;
                     continue;
                 }
-                /* Not settled after all (the depth it gets here is deeper than its entry's): made
-                 * now. */
-                if (settle_w) make_move_of(&child, m, moving);
+                /* Not settled after all (the depth it gets here is deeper than its entry's), or
+                 * kept with its key: made now. */
+                if (kept_w) make_move_of(&child, m, moving);
 #endif
-                child_key = key_after(&cur, &child, key, m, moving);
+                child_key = (kept_w & SETTLE_KEPT) ? kept_key(my_lists + ply * MAX_MOVES, settle_k)
+                                                   : key_after(&cur, &child, key, m, moving);
                 child_halfmove = halfmove_after(&cur, m, f.halfmove);
                 parent = f;
                 if (f.legal == 1) {

@@ -6,7 +6,9 @@
 //! again at the move's turn; with one worker only the node's own earlier moves could have changed
 //! it meanwhile, and on these positions none did. `TT_SETTLE_PV` (on wherever `TT_SETTLE` is)
 //! lets PV nodes settle their later children too, and `SETTLE_AGAIN` (likewise) runs the round
-//! again for a node's moves past the first round's. Its own test binary, because the kernel's build
+//! again for a node's moves past the first round's. The settled children are never made, and with
+//! `KEEP_CHILDREN` (on by default) every child the round looked at keeps its check flag and key
+//! for the move step: both paths run here against the plain search. Its own test binary, because the kernel's build
 //! options are read from the environment when a search is opened.
 
 mod common;
