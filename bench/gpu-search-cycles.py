@@ -91,16 +91,16 @@ def main(argv):
     if len(runs) == 2:
         rows, total = compare(*runs)
         print(f"{runs[0][1]} and {runs[1][1]} nodes; cycles a node")
-        print(f"{'part':<14} {'first':>10} {'second':>10} {'change':>10}")
+        print(f"{'part':<16} {'first':>10} {'second':>10} {'change':>10}")
         for name, x, y, change in [*rows, total]:
-            print(f"{name:<14} {x:>10.0f} {y:>10.0f} {change:>+10.0f}")
+            print(f"{name:<16} {x:>10.0f} {y:>10.0f} {change:>+10.0f}")
         return 0
     parts, nodes = runs[0]
     rows, per_node = table(parts, nodes)
     print(f"{nodes} nodes, {per_node:.0f} cycles a node")
-    print(f"{'part':<14} {'turns':>10} {'cycles/turn':>12} {'cycles/node':>12} {'share':>7}")
+    print(f"{'part':<16} {'turns':>10} {'cycles/turn':>12} {'cycles/node':>12} {'share':>7}")
     for name, turns, per_turn, node_share, share in rows:
-        print(f"{name:<14} {turns:>10} {per_turn:>12.0f} {node_share:>12.0f} {100 * share:>6.1f}%")
+        print(f"{name:<16} {turns:>10} {per_turn:>12.0f} {node_share:>12.0f} {100 * share:>6.1f}%")
     return 0
 
 

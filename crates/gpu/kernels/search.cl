@@ -393,6 +393,8 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
             diag_cycles[2 * diag_state + 1]++;
         }
         u32 diag_need = need < DIAG_STATE_BASE ? need : DIAG_STATE_BASE - 1u;
+        if ((need == NEED_GEN || need == NEED_EVAL) && ((f.flags & FLAG_QS) || f.depth <= 0))
+            diag_need = need == NEED_GEN ? DIAG_NEED_GEN_QS : DIAG_NEED_EVAL_QS;
         diag_at = diag_now;
 #endif
         /* ---- The cooperative part of the step ---- */
@@ -736,6 +738,7 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
         }
         diag_at = diag_now;
         diag_state = DIAG_STATE_BASE + (state < DIAG_STATE_BASE ? state : DIAG_STATE_BASE - 1u);
+        if (state <= STATE_RETURN && ((f.flags & FLAG_QS) || f.depth <= 0)) diag_state = DIAG_STATE_QS + state;
 #endif
 
         /* ---- The control part: private, the same in every lane ---- */

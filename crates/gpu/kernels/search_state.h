@@ -335,6 +335,13 @@ DEVICE_FN u32 helper_ends(const GLOBAL SearchParams *params, GLOBAL u32 *control
 #endif
 #define DIAG_PARTS 32u
 #define DIAG_STATE_BASE 16u
+/* Quiescence's parts apart (forty-second session): its generations and evaluations at
+ * DIAG_NEED_GEN_QS and DIAG_NEED_EVAL_QS, its states enter to return at DIAG_STATE_QS + state,
+ * so that the table tells the two searches' costs apart. A node is quiescence's once its depth is
+ * 0 or less (its frame's FLAG_QS is set on entry). */
+#define DIAG_NEED_GEN_QS 14u
+#define DIAG_NEED_EVAL_QS 15u
+#define DIAG_STATE_QS (DIAG_STATE_BASE + 7u)
 #define CONTROL_CYCLES 10 /* the counters' first word (a u32 index; 8-byte aligned) */
 #if DIAG_CYCLES
 #define CONTROL_DIAG_TABLE (CONTROL_CYCLES + 4 * DIAG_PARTS) /* the table's first word (8-byte aligned) */

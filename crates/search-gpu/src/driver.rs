@@ -199,11 +199,13 @@ const DIAG_PARTS: usize = 32;
 const DIAG_STATE_BASE: usize = 16;
 /// The cooperative steps' and the states' names, in the kernel's numbering (`NEED_*`,
 /// `STATE_*` in search.cl).
-const NEED_NAMES: [&str; 14] = [
+/// Quiescence's generations, evaluations and states (enter to return) are counted apart, as the
+/// `-qs` parts (`DIAG_NEED_GEN_QS`, `DIAG_STATE_QS` in search_state.h).
+const NEED_NAMES: [&str; 16] = [
     "none", "sync", "eval", "gen", "scan", "etc", "publish", "take", "close", "find", "adopt",
-    "leave", "unwind", "merge",
+    "leave", "unwind", "merge", "gen-qs", "eval-qs",
 ];
-const STATE_NAMES: [&str; 7] = [
+const STATE_NAMES: [&str; 12] = [
     "enter",
     "eval",
     "moves",
@@ -211,6 +213,11 @@ const STATE_NAMES: [&str; 7] = [
     "return",
     "idle",
     "split-end",
+    "enter-qs",
+    "eval-qs",
+    "moves-qs",
+    "next-qs",
+    "return-qs",
 ];
 
 /// The words of `control` before the diagnostic table (`CONTROL_DIAG_TABLE` in search_state.h):

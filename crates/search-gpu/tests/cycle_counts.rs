@@ -44,7 +44,17 @@ fn the_parts_turns_agree_with_the_nodes_searched() {
                 .unwrap_or_else(|| panic!("no part {name}: {parts:?}"))
                 .turns
         };
-        let (sync, enter) = (turns("need-sync"), turns("state-enter"));
+        // Quiescence's generations, evaluations and states are counted apart (`-qs`): both
+        // searches' turns together are what the nodes are compared with, and both must turn.
+        let both = |name: &str| {
+            let (plain, qs) = (turns(name), turns(&format!("{name}-qs")));
+            assert!(
+                plain > 0 && qs > 0,
+                "{name} or {name}-qs never turned: {parts:?}"
+            );
+            plain + qs
+        };
+        let (sync, enter) = (turns("need-sync"), both("state-enter"));
         // A launch ends at a node's entry (its slice is over) after the sync and before the
         // entry's turn is counted; otherwise each sync is followed by an entry, which counts the
         // node unless the slice is over or the iteration done. Children settled by their parent
@@ -57,9 +67,9 @@ fn the_parts_turns_agree_with_the_nodes_searched() {
                 && nodes <= enter + table_cutoffs,
             "{nodes} nodes, {table_cutoffs} table cutoffs, {sync} syncs, {enter} entries: {parts:?}"
         );
-        assert!(turns("need-eval") <= turns("state-eval"), "{parts:?}");
+        assert!(both("need-eval") <= both("state-eval"), "{parts:?}");
         assert!(
-            turns("need-gen") > 0 && turns("state-next") > 0,
+            both("need-gen") > 0 && both("state-next") > 0 && both("state-return") > 0,
             "{parts:?}"
         );
         // The cycle counter exists on the backend or not: every part that turned has cycles, or
