@@ -1157,11 +1157,11 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
             if (quiet) f.quiets++;
             f.move = m;
 
+            /* The key waits: a child the round kept has it, and a settled one needs none. */
             u64 child_key;
-            u32 child_halfmove;
+            u32 child_halfmove = halfmove_after(&cur, m, f.halfmove);
             if (qs) {
                 child_key = key_after(&cur, &child, key, m, moving);
-                child_halfmove = halfmove_after(&cur, m, f.halfmove);
                 parent = f;
                 parent.step = STEP_FULL;
                 f = child_frame(-f.beta, -f.alpha, 0, FLAG_QS | (f.flags & FLAG_PV) | child_check, child_halfmove);
@@ -1228,7 +1228,6 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
 #endif
                 child_key = (kept_w & SETTLE_KEPT) ? kept_key(my_lists + ply * MAX_MOVES, settle_k)
                                                    : key_after(&cur, &child, key, m, moving);
-                child_halfmove = halfmove_after(&cur, m, f.halfmove);
                 parent = f;
                 if (f.legal == 1) {
                     /* The first move: a PV node's with the full window; elsewhere the null

@@ -107,8 +107,8 @@ DEVICE_FN u32 child_entry_cuts(const Board *b, const Frame *f, u32 ply, Move m, 
 
 /* The kept word of a child that gives check carries it (bit 25), set by ETC's round, which made
  * the child: the move's turn decides on extension, reduction and settling before it makes the
- * move, and makes none for a child that settles (forty-second session).
- * Outside TT_SETTLE: the move step reads it on both builds. */
+ * move, and makes none for a child that settles (forty-second session). Outside `#if TT_SETTLE`:
+ * the move step's code that reads it is compiled either way. */
 #define SETTLE_CHECK (1u << 25)
 DEVICE_FN u32 settle_gives_check(u32 w) { return (w & SETTLE_CHECK) != 0u; }
 
@@ -136,7 +136,6 @@ DEVICE_FN u32 settle_word(u64 d, u32 child_ply) {
     if (ts >= MATE_BOUND || ts <= -MATE_BOUND) return 0u;
     return (u32)tt_depth_of(d) << 16 | ((u32)ts & 0xffffu) | 1u << 24;
 }
-
 
 /* Whether a child whose kept entry is `w` (settle_word), searched to `depth` with the null window
  * (-alpha - 1, -alpha), ends on it at its entry (search.cl, step 3) with a value at or below

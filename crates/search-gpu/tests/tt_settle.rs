@@ -8,8 +8,8 @@
 //! lets PV nodes settle their later children too, and `SETTLE_AGAIN` (likewise) runs the round
 //! again for a node's moves past the first round's. The settled children are never made, and with
 //! `KEEP_CHILDREN` (on by default) every child the round looked at keeps its check flag and key
-//! for the move step: both paths run here against the plain search. Its own test binary, because the kernel's build
-//! options are read from the environment when a search is opened.
+//! for the move step: both paths run here against the plain search. Its own test binary, because
+//! the kernel's build options are read from the environment when a search is opened.
 
 mod common;
 
