@@ -448,7 +448,7 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
             if (f.depth < NOISE_MIN_DEPTH) rnd = 0u;
 #endif
             f.n_moves = gen_sorted(&cur, lines, lane, qs, &hints, history, rnd, gen_keys, lane_counts,
-                                   my_lists + ply * MAX_MOVES);
+                                   (LOCAL_PTR u32 *)eval_scratch, my_lists + ply * MAX_MOVES);
             if (ply == 0 && root_limited)
                 f.n_moves = root_list_filter(params, my_lists, f.n_moves, lane);
         } else if (need == NEED_ETC) {

@@ -104,9 +104,10 @@ DEVICE_FN u32 move_gives_check(const Board *b, const GLOBAL u64 *lines, Move m) 
 /* prepare() with the checkers and pins found by lookups from the king instead of fills along
  * eight directions (the same Masks): a slider checks if the king, as that slider, sees it; the
  * squares between two squares of one line are where their attack sets along it meet; a pinner
- * is a slider the king sees once our first blockers are lifted. The enemy's attack map is
- * prepare()'s. */
-HEAVY_FN void prepare_lines(const Board *b, const GLOBAL u64 *t, Masks *m) {
+ * is a slider the king sees once our first blockers are lifted. All but the king's safe squares
+ * (prepare_lines adds prepare()'s; the search's generation finds the enemy's attack map a piece a
+ * lane, search_moves.h). */
+HEAVY_FN void prepare_checks_pins(const Board *b, const GLOBAL u64 *t, Masks *m) {
     masks_sides(b, m);
     u64 orth = (b->pieces[ROOK] | b->pieces[QUEEN]) & m->them;
     u64 diag = (b->pieces[BISHOP] | b->pieces[QUEEN]) & m->them;
@@ -141,5 +142,10 @@ HEAVY_FN void prepare_lines(const Board *b, const GLOBAL u64 *t, Masks *m) {
             m->pin_diag |= (xb & bishop_from(t, sq, occ_x)) | bit(sq);
         }
     }
-    masks_king_to(b, m, king_from(t, ksq));
+}
+
+/* prepare() by lookups: prepare_checks_pins, then the king's safe squares. */
+DEVICE_FN void prepare_lines(const Board *b, const GLOBAL u64 *t, Masks *m) {
+    prepare_checks_pins(b, t, m);
+    masks_king_to(b, m, king_from(t, lsb(m->king)));
 }
