@@ -4,10 +4,11 @@
 //! `weights.rs` changes the generated tables at the next build, and a new field of `Weights`
 //! fails to compile here until the generator writes it out.
 //!
-//! Tables go to constant memory (`CONSTANT_ARRAY`, 64 KiB in all on CUDA, shared with the
-//! search's own tables such as its Zobrist keys); single scores become `#define`s, which the
-//! compiler folds into the code. [`weights_constant_bytes`] says how much of the budget the
-//! tables take (about 4 KiB).
+//! Tables are declared `EVAL_ARRAY`: constant memory on OpenCL (`CONSTANT_ARRAY`, 64 KiB in all,
+//! shared with the search's own tables such as its Zobrist keys), global memory on CUDA, where
+//! each lane reads them at its own piece's index (`prelude_cuda.h`); single scores become
+//! `#define`s, which the compiler folds into the code. [`weights_constant_bytes`] says how much
+//! of the constant budget the tables take where they are constant (about 4 KiB).
 
 use kogge_eval::{KING_DANGER_LEN, MAX_PHASE, Score, Weights, weights};
 
@@ -87,6 +88,12 @@ fn generate(w: &Weights) -> Generated {
         " * kogge_eval::weights: edit those, not this. Pairs are {mg, eg}; tables by piece type",
     );
     out.line(" * are in the order pawn, knight, bishop, rook, queen, king. */");
+    out.line("");
+    out.line("/* Where the tables live: the backend's constant memory (CONSTANT_ARRAY) unless the");
+    out.line(" * build names another place (prelude_cuda.h). */");
+    out.line("#ifndef EVAL_ARRAY");
+    out.line("#define EVAL_ARRAY CONSTANT_ARRAY");
+    out.line("#endif");
 
     out.section("Game phase");
     out.define("EVAL_MAX_PHASE", MAX_PHASE);
@@ -159,30 +166,30 @@ impl Emitter {
         self.define(&format!("{name}_EG"), s.eg);
     }
 
-    /// `CONSTANT_ARRAY i32 NAME[n] = {...};`
+    /// `EVAL_ARRAY i32 NAME[n] = {...};`
     fn ints(&mut self, name: &str, values: &[i32]) {
         let body = join(values.iter().map(i32::to_string));
         self.line(&format!(
-            "CONSTANT_ARRAY i32 {name}[{}] = {{{body}}};",
+            "EVAL_ARRAY i32 {name}[{}] = {{{body}}};",
             values.len()
         ));
         self.constant_bytes += 4 * values.len();
     }
 
-    /// `CONSTANT_ARRAY i32 NAME[n][2] = {{mg, eg}, ...};`, one pair per entry.
+    /// `EVAL_ARRAY i32 NAME[n][2] = {{mg, eg}, ...};`, one pair per entry.
     fn pairs(&mut self, name: &str, values: &[Score]) {
         self.line(&format!(
-            "CONSTANT_ARRAY i32 {name}[{}][2] = {{{}}};",
+            "EVAL_ARRAY i32 {name}[{}][2] = {{{}}};",
             values.len(),
             pair_list(values)
         ));
         self.constant_bytes += 8 * values.len();
     }
 
-    /// `CONSTANT_ARRAY i32 NAME[n][m][2]`, one row of pairs per line.
+    /// `EVAL_ARRAY i32 NAME[n][m][2]`, one row of pairs per line.
     fn pair_tables<const M: usize>(&mut self, name: &str, tables: &[[Score; M]]) {
         self.line(&format!(
-            "CONSTANT_ARRAY i32 {name}[{}][{M}][2] = {{",
+            "EVAL_ARRAY i32 {name}[{}][{M}][2] = {{",
             tables.len()
         ));
         for table in tables {
@@ -210,12 +217,12 @@ mod tests {
         let w = &Weights::DEFAULT;
         let text = weights_source(w);
         assert!(text.contains(&format!(
-            "CONSTANT_ARRAY i32 EVAL_MATERIAL[6][2] = {{{{{}, {}}}, ",
+            "EVAL_ARRAY i32 EVAL_MATERIAL[6][2] = {{{{{}, {}}}, ",
             w.material[0].mg, w.material[0].eg
         )));
-        assert!(text.contains("CONSTANT_ARRAY i32 EVAL_PST[6][64][2] = {"));
+        assert!(text.contains("EVAL_ARRAY i32 EVAL_PST[6][64][2] = {"));
         assert!(text.contains(&format!(
-            "CONSTANT_ARRAY i32 EVAL_KING_DANGER[{KING_DANGER_LEN}][2]"
+            "EVAL_ARRAY i32 EVAL_KING_DANGER[{KING_DANGER_LEN}][2]"
         )));
         assert!(text.contains(&format!("#define EVAL_TEMPO_MG ({})", w.tempo.mg)));
         assert!(text.contains(&format!("#define EVAL_MAX_PHASE ({MAX_PHASE})")));

@@ -8,9 +8,9 @@ use kogge_chess::{Color, File, PieceType, Square, zobrist};
 use kogge_search_cpu::{SEE_VALUE, params};
 use std::fmt::Write;
 
-/// Writes `CONSTANT_ARRAY u64 NAME[N] = {...};`.
+/// Writes `ZOBRIST_ARRAY u64 NAME[N] = {...};`.
 fn u64_array(out: &mut String, name: &str, values: &[u64]) {
-    let _ = write!(out, "CONSTANT_ARRAY u64 {name}[{}] = {{", values.len());
+    let _ = write!(out, "ZOBRIST_ARRAY u64 {name}[{}] = {{", values.len());
     for (i, v) in values.iter().enumerate() {
         if i % 4 == 0 {
             out.push_str("\n    ");
@@ -40,7 +40,9 @@ pub fn zobrist_source() -> String {
         .flat_map(|c| files().map(move |f| zobrist::castling(c, f)))
         .collect();
     let ep: Vec<u64> = files().map(zobrist::en_passant).collect();
-    let mut out = String::new();
+    // Constant memory unless the build names another place (prelude_cuda.h).
+    let mut out =
+        String::from("#ifndef ZOBRIST_ARRAY\n#define ZOBRIST_ARRAY CONSTANT_ARRAY\n#endif\n");
     u64_array(&mut out, "ZOBRIST_PIECES", &pieces);
     u64_array(&mut out, "ZOBRIST_CASTLING", &castling);
     u64_array(&mut out, "ZOBRIST_EP", &ep);
@@ -103,7 +105,7 @@ pub fn search_constants_source() -> String {
     let values: Vec<String> = SEE_VALUE.iter().map(|v| v.to_string()).collect();
     let _ = writeln!(
         out,
-        "CONSTANT_ARRAY i32 SEE_VALUE[6] = {{{}}};",
+        "#ifndef SEE_ARRAY\n#define SEE_ARRAY CONSTANT_ARRAY\n#endif\nSEE_ARRAY i32 SEE_VALUE[6] = {{{}}};",
         values.join(", ")
     );
     out
