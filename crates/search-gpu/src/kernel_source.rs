@@ -73,6 +73,18 @@ pub fn gives_check_check_source() -> String {
     .join("\n")
 }
 
+/// `kernels/gen_check.cl`: search_moves.h's move lists for a batch of positions.
+const GEN_CHECK_CL: &str = include_str!("../../gpu/kernels/gen_check.cl");
+
+/// The source of the `gen_check` kernel: the search's parts up to its move generation
+/// (`search_moves.h`), then the batch kernel. Built with [`search_defines`].
+pub fn gen_check_source() -> String {
+    // search_state.h, search_position.h and search_moves.h.
+    let mut sources = search_sources(3);
+    sources.push(GEN_CHECK_CL.to_string());
+    sources.join("\n")
+}
+
 /// `kernels/lane_qs.h`: quiescence search by one lane alone.
 const LANE_QS_H: &str = include_str!("../../gpu/kernels/lane_qs.h");
 /// `kernels/lane_qs_check.cl`: lane_qs.h over a batch of positions, a lane each.

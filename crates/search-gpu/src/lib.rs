@@ -22,7 +22,8 @@ pub use driver::{
 pub use eval_source::{EVAL_SCRATCH_INTS, eval_source, search_source_prefix, weights_source};
 pub use gpu_eval::{GpuEvaluator, LaneScores, eval_check_source};
 pub use kernel_source::{
-    gives_check_check_source, lane_qs_check_source, search_defines, search_source, see_check_source,
+    gen_check_source, gives_check_check_source, lane_qs_check_source, search_defines,
+    search_source, see_check_source,
 };
 pub use layout::{Finisher, ParallelMode};
 pub use playouts::{PlayoutOptions, playouts};

@@ -1,0 +1,143 @@
+//! The GPU search's move generation (kernels/search_moves.h's `gen_sorted`, a piece a lane, the
+//! enemy's attack map a piece a lane) against the CPU's legal moves on every device present
+//! (PoCL in CI): every move, and quiescence's (captures, en passant and queen promotions; every
+//! evasion in check), over the shared suites and random playouts. Each list must also be in
+//! strictly descending order of its sort keys. The search's one-worker trees are checked
+//! elsewhere against each other; this checks the lists against the rules.
+
+mod common;
+
+use common::{PLAYOUT_SUITES, SUITES, devices, suite};
+use kogge_chess::{Board, Move, MoveKind, PieceType};
+use kogge_gpu::{Arg, Device};
+use kogge_search_gpu::line_table::line_table;
+use kogge_search_gpu::{PlayoutOptions, gen_check_source, playouts, search_defines};
+
+/// The kernel's list length (search_state.h's MAX_MOVES) and work-group size.
+const MAX_MOVES: usize = 256;
+const WORKER_LANES: usize = 32;
+/// History words the kernel may read (layout.rs's HISTORY_WORDS), all zero.
+const HISTORY_WORDS: usize = 2 * 64 * 64 + 12 * 64;
+
+/// The moves quiescence generates out of check: captures (en passant too) that do not promote,
+/// and promotions to a queen, capturing or not.
+fn quiescence_move(board: &Board, mv: Move) -> bool {
+    match mv.kind() {
+        MoveKind::Promotion => mv.promotion_piece() == Some(PieceType::Queen),
+        MoveKind::EnPassant => true,
+        MoveKind::Castling => false,
+        MoveKind::Normal => board.color_on(mv.to()) == Some(!board.side_to_move()),
+    }
+}
+
+/// The positions whose lists differ from the CPU's, as messages, and the lists compared.
+fn mismatches(device: &Device, boards: &[Board]) -> (usize, Vec<String>) {
+    let module = device
+        .build(&gen_check_source(), &search_defines())
+        .expect("gen_check builds");
+    let kernel = module.kernel("gen_check").expect("gen_check is there");
+    let lines = device.upload(&line_table()).expect("upload");
+    let history = device.upload(&vec![0i32; HISTORY_WORDS]).expect("upload");
+    let packed: Vec<[u64; 5]> = boards
+        .iter()
+        .map(|b| {
+            let p = b.pack();
+            [p.quad[0], p.quad[1], p.quad[2], p.quad[3], p.state]
+        })
+        .collect();
+    let n = boards.len();
+    let boards_buf = device.upload(&packed).expect("upload");
+    let out = device.alloc::<u32>(2 * n * MAX_MOVES).expect("alloc");
+    let counts = device.alloc::<u32>(2 * n).expect("alloc");
+    let groups = n.min(256);
+    device
+        .launch(
+            &kernel,
+            groups * WORKER_LANES,
+            WORKER_LANES,
+            &[
+                Arg::buf(&boards_buf),
+                Arg::U32(n as u32),
+                Arg::buf(&lines),
+                Arg::buf(&history),
+                Arg::buf(&out),
+                Arg::buf(&counts),
+            ],
+        )
+        .expect("gen_check runs");
+    let mut lists = vec![0u32; 2 * n * MAX_MOVES];
+    let mut lengths = vec![0u32; 2 * n];
+    device.read(&out, &mut lists).expect("read");
+    device.read(&counts, &mut lengths).expect("read");
+
+    let mut bad = Vec::new();
+    for (i, board) in boards.iter().enumerate() {
+        let legal = board.legal_moves();
+        for qs in [false, true] {
+            let list = 2 * i + usize::from(qs);
+            let len = (lengths[list] as usize).min(MAX_MOVES);
+            let keys = &lists[list * MAX_MOVES..list * MAX_MOVES + len];
+            let mut got: Vec<u16> = keys.iter().map(|k| (k & 0xffff) as u16).collect();
+            let mut want: Vec<u16> = legal
+                .as_slice()
+                .iter()
+                .filter(|&&mv| !qs || board.in_check() || quiescence_move(board, mv))
+                .map(|mv| mv.raw())
+                .collect();
+            got.sort_unstable();
+            want.sort_unstable();
+            let what = if qs { "quiescence" } else { "all" };
+            if got != want {
+                let missing: Vec<String> = want
+                    .iter()
+                    .filter(|m| !got.contains(m))
+                    .map(|&m| Move::from_raw(m).to_string())
+                    .collect();
+                let extra: Vec<String> = got
+                    .iter()
+                    .filter(|m| !want.contains(m))
+                    .map(|&m| Move::from_raw(m).to_string())
+                    .collect();
+                bad.push(format!(
+                    "{} ({what}): {len} moves, {} legal; missing {missing:?}, extra {extra:?}",
+                    board.to_fen(),
+                    want.len()
+                ));
+            } else if keys.windows(2).any(|w| w[0] <= w[1]) {
+                bad.push(format!(
+                    "{} ({what}): keys not in descending order",
+                    board.to_fen()
+                ));
+            }
+        }
+    }
+    (2 * n, bad)
+}
+
+fn assert_agrees(what: &str, boards: &[Board]) {
+    for device in devices() {
+        let (n, bad) = mismatches(&device, boards);
+        eprintln!("{}: {what}: {n} lists compared", device.info().name);
+        assert!(n > 0, "{what}: no positions to compare");
+        assert!(
+            bad.is_empty(),
+            "{what}: {} of {n} lists differ on {}:\n{}",
+            bad.len(),
+            device.info().name,
+            bad.iter().take(5).cloned().collect::<Vec<_>>().join("\n")
+        );
+    }
+}
+
+#[test]
+fn suites_match_the_cpu() {
+    let boards: Vec<Board> = SUITES.iter().flat_map(|s| suite(s)).collect();
+    assert_agrees("suites", &boards);
+}
+
+#[test]
+fn playouts_match_the_cpu() {
+    let starts: Vec<Board> = PLAYOUT_SUITES.iter().flat_map(|s| suite(s)).collect();
+    let boards = playouts(&starts, &PlayoutOptions::CHECK);
+    assert_agrees("random playouts", &boards);
+}
