@@ -7,11 +7,11 @@
 
 mod common;
 
-use common::{PLAYOUT_SUITES, SUITES, devices, suite};
+use common::{assert_agrees_everywhere, playout_boards, suite_boards};
 use kogge_chess::{Board, Move, MoveKind, PieceType};
 use kogge_gpu::{Arg, Device};
 use kogge_search_gpu::line_table::line_table;
-use kogge_search_gpu::{PlayoutOptions, gen_check_source, playouts, search_defines};
+use kogge_search_gpu::{gen_check_source, search_defines};
 
 /// The kernel's list length (search_state.h's MAX_MOVES) and work-group size.
 const MAX_MOVES: usize = 256;
@@ -114,30 +114,16 @@ fn mismatches(device: &Device, boards: &[Board]) -> (usize, Vec<String>) {
     (2 * n, bad)
 }
 
-fn assert_agrees(what: &str, boards: &[Board]) {
-    for device in devices() {
-        let (n, bad) = mismatches(&device, boards);
-        eprintln!("{}: {what}: {n} lists compared", device.info().name);
-        assert!(n > 0, "{what}: no positions to compare");
-        assert!(
-            bad.is_empty(),
-            "{what}: {} of {n} lists differ on {}:\n{}",
-            bad.len(),
-            device.info().name,
-            bad.iter().take(5).cloned().collect::<Vec<_>>().join("\n")
-        );
-    }
-}
-
 #[test]
 fn suites_match_the_cpu() {
-    let boards: Vec<Board> = SUITES.iter().flat_map(|s| suite(s)).collect();
-    assert_agrees("suites", &boards);
+    let boards = suite_boards();
+    assert_agrees_everywhere("suites", "lists", |device| mismatches(device, &boards));
 }
 
 #[test]
 fn playouts_match_the_cpu() {
-    let starts: Vec<Board> = PLAYOUT_SUITES.iter().flat_map(|s| suite(s)).collect();
-    let boards = playouts(&starts, &PlayoutOptions::CHECK);
-    assert_agrees("random playouts", &boards);
+    let boards = playout_boards();
+    assert_agrees_everywhere("random playouts", "lists", |device| {
+        mismatches(device, &boards)
+    });
 }

@@ -5,11 +5,11 @@
 
 mod common;
 
-use common::{PLAYOUT_SUITES, SUITES, devices, run_per_item, suite};
+use common::{devices, playout_boards, run_per_item, suite_boards};
 use kogge_chess::Board;
 use kogge_gpu::{Arg, Device};
 use kogge_search_gpu::line_table::line_table;
-use kogge_search_gpu::{PlayoutOptions, gives_check_check_source, playouts, search_defines};
+use kogge_search_gpu::{gives_check_check_source, search_defines};
 
 /// What the device said of every legal move of `boards`.
 struct Answers {
@@ -112,13 +112,10 @@ fn assert_sound(what: &str, boards: &[Board]) {
 
 #[test]
 fn suites_never_miss_a_check() {
-    let boards: Vec<Board> = SUITES.iter().flat_map(|s| suite(s)).collect();
-    assert_sound("suites", &boards);
+    assert_sound("suites", &suite_boards());
 }
 
 #[test]
 fn playouts_never_miss_a_check() {
-    let starts: Vec<Board> = PLAYOUT_SUITES.iter().flat_map(|s| suite(s)).collect();
-    let boards = playouts(&starts, &PlayoutOptions::CHECK);
-    assert_sound("random playouts", &boards);
+    assert_sound("random playouts", &playout_boards());
 }

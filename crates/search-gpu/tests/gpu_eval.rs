@@ -5,11 +5,11 @@
 
 mod common;
 
-use common::{PLAYOUT_SUITES, SUITES, devices, suite};
+use common::{SUITES, devices, playout_boards, suite};
 use kogge_chess::{Board, Color, PieceType};
 use kogge_eval::{Score, Weights};
 use kogge_search_gpu::playouts::Rng;
-use kogge_search_gpu::{EvalMismatch, GpuEvaluator, PlayoutOptions, compare_with_cpu, playouts};
+use kogge_search_gpu::{EvalMismatch, GpuEvaluator, compare_with_cpu};
 use std::time::Instant;
 
 /// Compares `boards` on `gpu`; panics with the first mismatches in detail.
@@ -39,11 +39,6 @@ fn assert_matches(gpu: &mut GpuEvaluator, what: &str, boards: &[Board]) {
     }
 }
 
-fn playout_positions() -> Vec<Board> {
-    let starts: Vec<Board> = PLAYOUT_SUITES.iter().flat_map(|s| suite(s)).collect();
-    playouts(&starts, &PlayoutOptions::CHECK)
-}
-
 #[test]
 fn suites_match_the_cpu() {
     for device in devices() {
@@ -56,7 +51,7 @@ fn suites_match_the_cpu() {
 
 #[test]
 fn random_playouts_match_the_cpu() {
-    let positions = playout_positions();
+    let positions = playout_boards();
     // The corners the playouts are there for.
     let count = |f: &dyn Fn(&Board) -> bool| positions.iter().filter(|b| f(b)).count();
     let promoted = |b: &Board| {
@@ -104,7 +99,7 @@ fn scrambled_weights_match_the_cpu() {
         .collect();
     let weights = Weights::from_slice(&scrambled);
     let mut positions: Vec<Board> = SUITES.iter().flat_map(|s| suite(s)).step_by(5).collect();
-    positions.extend(playout_positions().into_iter().step_by(3));
+    positions.extend(playout_boards().into_iter().step_by(3));
     for device in devices() {
         let mut gpu =
             GpuEvaluator::with_weights(device, &weights).expect("the evaluation kernel builds");

@@ -5,11 +5,11 @@
 
 mod common;
 
-use common::{PLAYOUT_SUITES, SUITES, devices, run_per_item, suite};
+use common::{assert_agrees_everywhere, playout_boards, run_per_item, suite_boards};
 use kogge_chess::Board;
 use kogge_gpu::{Arg, Device};
 use kogge_search_gpu::line_table::line_table;
-use kogge_search_gpu::{PlayoutOptions, playouts, search_defines, see_check_source};
+use kogge_search_gpu::{search_defines, see_check_source};
 
 /// Thresholds asked for every move: even, the search's margins at a few depths, and values
 /// just around a pawn and a minor piece, where an off-by-one would show.
@@ -61,30 +61,16 @@ fn mismatches(device: &Device, boards: &[Board]) -> (usize, Vec<String>) {
     (n, bad)
 }
 
-fn assert_agrees(what: &str, boards: &[Board]) {
-    for device in devices() {
-        let (n, bad) = mismatches(&device, boards);
-        eprintln!("{}: {what}: {n} exchanges compared", device.info().name);
-        assert!(n > 0, "{what}: no moves to compare");
-        assert!(
-            bad.is_empty(),
-            "{what}: {} of {n} exchanges differ on {}:\n{}",
-            bad.len(),
-            device.info().name,
-            bad.iter().take(5).cloned().collect::<Vec<_>>().join("\n")
-        );
-    }
-}
-
 #[test]
 fn suites_match_the_cpu() {
-    let boards: Vec<Board> = SUITES.iter().flat_map(|s| suite(s)).collect();
-    assert_agrees("suites", &boards);
+    let boards = suite_boards();
+    assert_agrees_everywhere("suites", "exchanges", |device| mismatches(device, &boards));
 }
 
 #[test]
 fn playouts_match_the_cpu() {
-    let starts: Vec<Board> = PLAYOUT_SUITES.iter().flat_map(|s| suite(s)).collect();
-    let boards = playouts(&starts, &PlayoutOptions::CHECK);
-    assert_agrees("random playouts", &boards);
+    let boards = playout_boards();
+    assert_agrees_everywhere("random playouts", "exchanges", |device| {
+        mismatches(device, &boards)
+    });
 }

@@ -5,7 +5,9 @@
 
 use kogge_chess::{Board, Epd, testdata};
 use kogge_gpu::{Device, list_devices};
-use kogge_search_gpu::{Finisher, GpuSearch, GpuSearchOptions, ParallelMode};
+use kogge_search_gpu::{
+    Finisher, GpuSearch, GpuSearchOptions, ParallelMode, PlayoutOptions, playouts,
+};
 
 /// Every OpenCL/CUDA device present (PoCL where there is no GPU). Under `CI=true` having none
 /// fails the test instead of passing with a note.
@@ -71,6 +73,39 @@ pub const SUITES: [&str; 5] = [
 
 /// The suites random playouts start from (varied material, Chess960 castling).
 pub const PLAYOUT_SUITES: [&str; 3] = ["perft-suite.epd", "perft-random.epd", "perft-chess960.epd"];
+
+/// Every position of the suites of [`SUITES`].
+pub fn suite_boards() -> Vec<Board> {
+    SUITES.iter().flat_map(|s| suite(s)).collect()
+}
+
+/// The positions of random playouts from [`PLAYOUT_SUITES`] ([`PlayoutOptions::CHECK`]).
+pub fn playout_boards() -> Vec<Board> {
+    let starts: Vec<Board> = PLAYOUT_SUITES.iter().flat_map(|s| suite(s)).collect();
+    playouts(&starts, &PlayoutOptions::CHECK)
+}
+
+/// The batch checks' verdict: on every device, `mismatches` compares `what` (its answers against
+/// the CPU's) and returns how many `items` it compared and a message for each disagreement; none
+/// may disagree, and something must have been compared.
+pub fn assert_agrees_everywhere(
+    what: &str,
+    items: &str,
+    mismatches: impl Fn(&Device) -> (usize, Vec<String>),
+) {
+    for device in devices() {
+        let (n, bad) = mismatches(&device);
+        eprintln!("{}: {what}: {n} {items} compared", device.info().name);
+        assert!(n > 0, "{what}: no {items} to compare");
+        assert!(
+            bad.is_empty(),
+            "{what}: {} of {n} {items} differ on {}:\n{}",
+            bad.len(),
+            device.info().name,
+            bad.iter().take(5).cloned().collect::<Vec<_>>().join("\n")
+        );
+    }
+}
 
 /// Runs `kernel` over `n` items, one work-item each, with `inputs` as its first arguments and a
 /// buffer of `n` answers as its last (the batch check kernels: see_check, gives_check_check).
