@@ -318,6 +318,7 @@ DEVICE_FN void king_to_by_lanes(const Board *b, const GLOBAL u64 *lines, Masks *
     scratch[WORKER_LANES + lane] = (u32)(a >> 32);
     BARRIER();
     u64 danger = 0;
+    /* A side has at most 16 pieces: the lanes from 16 on wrote empty sets. */
     for (u32 i = 0; i < 16u; i++) danger |= (u64)scratch[i] | ((u64)scratch[WORKER_LANES + i] << 32);
     BARRIER();
     m->danger = danger;

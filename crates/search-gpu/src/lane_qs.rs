@@ -189,8 +189,9 @@ fn search(
     best
 }
 
-/// What quiescence searches outside check: captures, en passant and queen promotions.
-fn is_noisy(board: &Board, m: Move) -> bool {
+/// What quiescence searches outside check: captures, en passant and queen promotions (the moves
+/// search_moves.h's `gen_sorted` lists there; `tests/gen_sorted.rs` checks it against this).
+pub fn is_noisy(board: &Board, m: Move) -> bool {
     match m.kind() {
         MoveKind::Promotion => m.promotion_piece() == Some(PieceType::Queen),
         MoveKind::EnPassant => true,

@@ -8,27 +8,12 @@
 mod common;
 
 use common::{assert_agrees_everywhere, playout_boards, suite_boards};
-use kogge_chess::{Board, Move, MoveKind, PieceType};
+use kogge_chess::{Board, Move};
 use kogge_gpu::{Arg, Device};
+use kogge_search_gpu::lane_qs::is_noisy;
+use kogge_search_gpu::layout::{HISTORY_WORDS, MAX_MOVES, WORKER_LANES};
 use kogge_search_gpu::line_table::line_table;
 use kogge_search_gpu::{gen_check_source, search_defines};
-
-/// The kernel's list length (search_state.h's MAX_MOVES) and work-group size.
-const MAX_MOVES: usize = 256;
-const WORKER_LANES: usize = 32;
-/// History words the kernel may read (layout.rs's HISTORY_WORDS), all zero.
-const HISTORY_WORDS: usize = 2 * 64 * 64 + 12 * 64;
-
-/// The moves quiescence generates out of check: captures (en passant too) that do not promote,
-/// and promotions to a queen, capturing or not.
-fn quiescence_move(board: &Board, mv: Move) -> bool {
-    match mv.kind() {
-        MoveKind::Promotion => mv.promotion_piece() == Some(PieceType::Queen),
-        MoveKind::EnPassant => true,
-        MoveKind::Castling => false,
-        MoveKind::Normal => board.color_on(mv.to()) == Some(!board.side_to_move()),
-    }
-}
 
 /// The positions whose lists differ from the CPU's, as messages, and the lists compared.
 fn mismatches(device: &Device, boards: &[Board]) -> (usize, Vec<String>) {
@@ -81,7 +66,7 @@ fn mismatches(device: &Device, boards: &[Board]) -> (usize, Vec<String>) {
             let mut want: Vec<u16> = legal
                 .as_slice()
                 .iter()
-                .filter(|&&mv| !qs || board.in_check() || quiescence_move(board, mv))
+                .filter(|&&mv| !qs || board.in_check() || is_noisy(board, mv))
                 .map(|mv| mv.raw())
                 .collect();
             got.sort_unstable();
