@@ -13,70 +13,17 @@
 
 mod common;
 
-use kogge_chess::Epd;
-use kogge_search_gpu::GpuSearch;
-use kogge_search_gpu::driver::Outcome;
-
-/// Each iteration's nodes, table cutoffs, ETC cutoffs, value, best move and line, depth 1 to
-/// `depth`, for each position; one worker, from an empty table.
-type Run = Vec<(u64, u64, u64, i32, String, String)>;
-
-fn search_all(gpu: &mut GpuSearch, fens: &[&str], depth: i32) -> Run {
-    let mut run = Vec::new();
-    for fen in fens {
-        let board = Epd::parse(fen).expect("valid FEN").board;
-        gpu.new_search(&[]).unwrap();
-        gpu.clear().unwrap();
-        for d in 1..=depth {
-            match gpu
-                .iterate(&board, d, -32001, 32001, &mut |_| false)
-                .unwrap()
-            {
-                Outcome::Done(it) => run.push((
-                    it.nodes,
-                    it.tt_cutoffs,
-                    it.etc_cutoffs,
-                    it.score,
-                    it.best.to_string(),
-                    it.pv
-                        .iter()
-                        .map(|m| m.to_string())
-                        .collect::<Vec<_>>()
-                        .join(" "),
-                )),
-                Outcome::Stopped { .. } => unreachable!("nothing stops it"),
-            }
-        }
-    }
-    run
-}
-
-fn run_with(options: &str, fens: &[&str], depth: i32) -> Vec<Run> {
-    // SAFETY: set while no search is open, in a binary whose only test this is, so no other
-    // thread reads the environment meanwhile.
-    unsafe {
-        std::env::set_var("KOGGE_OPENCL_OPTIONS", options);
-        std::env::set_var("KOGGE_CUDA_OPTIONS", options);
-    }
-    common::devices()
-        .into_iter()
-        .map(|device| search_all(&mut common::one_worker_search(device), fens, depth))
-        .collect()
-}
+use common::Run;
 
 #[test]
 fn settled_children_leave_one_workers_tree_as_it_was() {
-    // A middlegame (kiwipete) and a rook ending, where the iterations' entries settle many
-    // children of the next iteration's reduced moves.
-    let fens = [
-        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
-    ];
+    // The iterations' entries settle many children of the next iteration's reduced moves.
+    let fens = common::TREE_FENS;
     let depth = 8;
-    let plain = run_with("-DTT_SETTLE=0", &fens, depth);
-    let settled = run_with("-DTT_SETTLE=2 -DTT_SETTLE_PV=0", &fens, depth);
+    let plain = common::one_worker_runs("-DTT_SETTLE=0", &fens, depth);
+    let settled = common::one_worker_runs("-DTT_SETTLE=2 -DTT_SETTLE_PV=0", &fens, depth);
     // TT_SETTLE_PV (on wherever TT_SETTLE is): PV nodes settle their later children too.
-    let settled_pv = run_with("-DTT_SETTLE=2", &fens, depth);
+    let settled_pv = common::one_worker_runs("-DTT_SETTLE=2", &fens, depth);
     for (a, b) in plain
         .iter()
         .zip(&settled)

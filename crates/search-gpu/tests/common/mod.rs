@@ -5,6 +5,7 @@
 
 use kogge_chess::{Board, Epd, testdata};
 use kogge_gpu::{Device, list_devices};
+use kogge_search_gpu::driver::Outcome;
 use kogge_search_gpu::{
     Finisher, GpuSearch, GpuSearchOptions, ParallelMode, PlayoutOptions, playouts,
 };
@@ -50,6 +51,63 @@ pub fn one_worker_search(device: Device) -> GpuSearch {
     };
     GpuSearch::with_device(device, options).expect("search kernel builds")
 }
+
+/// One worker's search of some positions, iteration by iteration (depth 1 on, each position from
+/// an empty table): nodes, table cutoffs, ETC cutoffs, value, best move and line.
+pub type Run = Vec<(u64, u64, u64, i32, String, String)>;
+
+fn search_all(gpu: &mut GpuSearch, fens: &[&str], depth: i32) -> Run {
+    let mut run = Vec::new();
+    for fen in fens {
+        let board = Epd::parse(fen).expect("valid FEN").board;
+        gpu.new_search(&[]).unwrap();
+        gpu.clear().unwrap();
+        for d in 1..=depth {
+            match gpu
+                .iterate(&board, d, -32001, 32001, &mut |_| false)
+                .unwrap()
+            {
+                Outcome::Done(it) => run.push((
+                    it.nodes,
+                    it.tt_cutoffs,
+                    it.etc_cutoffs,
+                    it.score,
+                    it.best.to_string(),
+                    it.pv
+                        .iter()
+                        .map(|m| m.to_string())
+                        .collect::<Vec<_>>()
+                        .join(" "),
+                )),
+                Outcome::Stopped { .. } => unreachable!("nothing stops it"),
+            }
+        }
+    }
+    run
+}
+
+/// One worker's [`Run`] on every device, to `depth`, with the kernel built with `options` (as
+/// `KOGGE_OPENCL_OPTIONS` and `KOGGE_CUDA_OPTIONS`). Only for a test binary whose only test this
+/// is: the options are read from the process's environment when a search is opened.
+pub fn one_worker_runs(options: &str, fens: &[&str], depth: i32) -> Vec<Run> {
+    // SAFETY: set while no search is open, in a binary with a single test (above), so no other
+    // thread reads the environment meanwhile.
+    unsafe {
+        std::env::set_var("KOGGE_OPENCL_OPTIONS", options);
+        std::env::set_var("KOGGE_CUDA_OPTIONS", options);
+    }
+    devices()
+        .into_iter()
+        .map(|device| search_all(&mut one_worker_search(device), fens, depth))
+        .collect()
+}
+
+/// A middlegame (kiwipete) and a rook ending, where the iterations' entries meet many of the
+/// next iteration's nodes: the positions on which a knob must leave one worker's tree as it was.
+pub const TREE_FENS: [&str; 2] = [
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+];
 
 /// Every position of a shared EPD file.
 pub fn suite(name: &str) -> Vec<Board> {
