@@ -7,7 +7,9 @@
 //! `cargo run --release -p kogge-search-gpu --example helper_mates -- FILE WORKERS MODE ANY RUNS`
 //! with MODE one of lazy, rmo, abdada, abdada-rmo and ANY 1 (any worker ends an iteration) or 0
 //! (worker 0 only). Environment: `DEVICE=N` picks a device of `kogge devices`' list (default 0),
-//! `SLICE=N` fixes the nodes per worker and launch (small values stress suspending and resuming).
+//! `SLICE=N` fixes the nodes per worker and launch (small values stress suspending and resuming),
+//! `ONLY=TEXT` keeps the positions whose FEN contains TEXT. A miss is printed with its search's
+//! number (the how-manyth `search new` of `KOGGE_SEARCH_TRACE=1`'s trace) and its lines.
 
 mod common;
 
@@ -15,9 +17,10 @@ use anyhow::{Context, Result, bail};
 use common::{device_from_env, env_number};
 use kogge_chess::epd::parse_file;
 use kogge_gpu::Device;
-use kogge_search::{GamePosition, Limits, MATE, SearchBackend, SearchControl};
+use kogge_search::{GamePosition, Limits, MATE, Report, SearchBackend, SearchControl};
 use kogge_search_cpu::CpuSearch;
 use kogge_search_gpu::{Finisher, GpuSearch, GpuSearchOptions, ParallelMode, iterative_deepening};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 /// The depth of every search, CPU and GPU: mates in three (five plies) with room to spare, as
@@ -36,12 +39,19 @@ fn main() -> Result<()> {
     let mode = ParallelMode::from_name(&args[3]).context("MODE")?;
     let finisher = Finisher::from_name(&args[4]).context("FINISHER")?;
     let runs: usize = args[5].parse().context("RUNS")?;
+    let only = std::env::var("ONLY").ok();
 
     let limits = Limits::depth(DEPTH);
     let mut cpu = CpuSearch::new(16, 1);
     let mut mates = Vec::new();
     for (line, entry) in parse_file(&text) {
         let board = entry.with_context(|| format!("line {line}"))?.board;
+        if only
+            .as_ref()
+            .is_some_and(|o| !board.to_fen().contains(o.as_str()))
+        {
+            continue;
+        }
         cpu.clear();
         let reference = cpu.search(
             &GamePosition::new(board),
@@ -74,17 +84,27 @@ fn main() -> Result<()> {
     }
 
     let (mut same, mut different) = (0, 0);
+    let mut search = 0usize;
     for (board, value) in &mates {
         let legal: Vec<_> = board.legal_moves().iter().copied().collect();
         let mut misses = Vec::new();
         for _ in 0..runs {
             gpu.clear()?;
+            search += 1;
+            let lines = Mutex::new(Vec::new());
+            let sink = |r: Report| {
+                if let Report::Pv(info) = r {
+                    let pv: Vec<String> = info.pv.iter().take(8).map(|m| m.to_string()).collect();
+                    let line = format!("d{} {} {}", info.depth, info.value, pv.join(" "));
+                    lines.lock().unwrap_or_else(|e| e.into_inner()).push(line);
+                }
+            };
             let got = iterative_deepening(
                 &mut gpu,
                 &GamePosition::new(*board),
                 &limits,
                 &SearchControl::new(),
-                &(),
+                &sink,
                 &legal,
                 Instant::now(),
                 Duration::ZERO,
@@ -95,6 +115,8 @@ fn main() -> Result<()> {
             } else {
                 different += 1;
                 misses.push(got.value);
+                let lines = lines.into_inner().unwrap_or_else(|e| e.into_inner());
+                println!("  search {search}: {} | {}", got.value, lines.join(" | "));
             }
         }
         if !misses.is_empty() {

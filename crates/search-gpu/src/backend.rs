@@ -172,7 +172,7 @@ pub fn iterative_deepening(
     let max_depth = limits
         .depth
         .map_or(MAX_GPU_DEPTH, |d| d.clamp(1, MAX_GPU_DEPTH));
-    gpu.set_depth_limit(max_depth as i32);
+    gpu.set_depth_limit(helpers_ahead_limit(limits, max_depth) as i32);
     // The root moves the search may play: `searchmoves` (the legal ones among them), or all.
     let mut allowed: Vec<Move> = legal
         .iter()
@@ -380,8 +380,8 @@ pub fn iterative_deepening(
         result.best = Some(best.best);
         result.ponder = best.pv.get(1).copied();
         result.value = best.score;
-        result.depth = best.depth;
-        next_depth = best.depth + 1;
+        result.depth = set_depth(&lines);
+        next_depth = result.depth + 1;
 
         stable = if best.best == previous_best {
             stable + 1
@@ -418,6 +418,30 @@ pub fn iterative_deepening(
     control.wait_while_held(limits);
     result.nodes = total_nodes;
     Ok(result)
+}
+
+/// The deepest a helper searching ahead of an iteration (`DEEPER_HELPERS`) may search the root: a
+/// ply short of a depth asked for (`go depth`), which is then searched by an iteration of its
+/// own, every worker at it, after the one before; the search's last depth otherwise. A helper
+/// that jumped to the depth asked from two plies back, noisy and on a table that knew less, could
+/// end the search there: on the H200 the mate in 2 of WAC's
+/// r1bq1r1k/1pp1Np1p/p2p2pQ/4R3/n7/8/PPPP1PPP/R1B3K1 w (1.Rh5) went unseen at depth 7 in 15 of
+/// 4,000 searches by 264 workers, 2 of 4,000 with this limit, none of 2,000 with no helper ahead.
+/// (The driver never lets the limit fall below the iteration's own depth.)
+fn helpers_ahead_limit(limits: &Limits, max_depth: u32) -> u32 {
+    if limits.depth.is_some() {
+        max_depth.saturating_sub(1).max(1)
+    } else {
+        max_depth
+    }
+}
+
+/// The depth a set of lines completed: its shallowest line's. A helper searching ahead may end one
+/// line's iteration deeper than the others (line 1 at depth 5, lines 2 and 3 at depth 4); the
+/// next iteration must still search those to depth 5, or `go depth 5` would end with lines at
+/// depth 4 (the CUDA selftest's MultiPV check failed so in 5 of 40 runs on the H200).
+fn set_depth(lines: &[crate::Iteration]) -> u32 {
+    lines.iter().map(|l| l.depth).min().unwrap_or(0)
 }
 
 /// A line of one move, `(depth, score, move, bound)`, for a move played without a completed
@@ -571,6 +595,38 @@ impl SearchBackend for GpuBackend {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn line(depth: u32) -> crate::Iteration {
+        crate::Iteration {
+            depth,
+            seldepth: depth,
+            score: 0,
+            best: Move::NONE,
+            pv: Vec::new(),
+            nodes: 0,
+            tt_cutoffs: 0,
+            etc_cutoffs: 0,
+            worker: 0,
+        }
+    }
+
+    #[test]
+    fn a_set_of_lines_is_as_deep_as_its_shallowest_line() {
+        // Line 1 ended a ply deeper by a helper searching ahead: the set is at depth 4, so the
+        // next iteration searches every line to depth 5.
+        assert_eq!(set_depth(&[line(5), line(4), line(4)]), 4);
+        assert_eq!(set_depth(&[line(4), line(6)]), 4);
+        assert_eq!(set_depth(&[line(7)]), 7);
+    }
+
+    #[test]
+    fn helpers_search_ahead_to_a_ply_short_of_the_depth_asked() {
+        assert_eq!(helpers_ahead_limit(&Limits::depth(7), 7), 6);
+        assert_eq!(helpers_ahead_limit(&Limits::depth(1), 1), 1);
+        // On a clock, or without a limit, up to the search's last depth.
+        let clock = Limits::default();
+        assert_eq!(helpers_ahead_limit(&clock, MAX_GPU_DEPTH), MAX_GPU_DEPTH);
+    }
 
     #[test]
     fn without_a_gpu_the_cpu_search_gets_its_table_at_once() {
