@@ -8,9 +8,9 @@
 //! into chunks of parents whose children fit, so depth is limited by time, not memory.
 //!
 //! With `hash_bytes`, a table in device memory merges transpositions ply by ply instead
-//! (kernels/perft_dedup.cl, driven by `dedup.rs`): every ply is a list of distinct positions, each with its number of
-//! paths from the root, and the tail multiplies by those. Positions are compared whole, so the
-//! count is exact whatever the hashes do.
+//! (kernels/perft_dedup.cl, driven by `dedup.rs`): every ply is a list of distinct positions,
+//! each with its number of paths from the root, and the tail multiplies by those. Positions are
+//! compared whole, so the count is exact whatever the hashes do.
 //!
 //! The kernels are `crates/gpu/kernels/{board.h, movegen.h, lookup.h, perft_board.h,
 //! quad_board.h, child_share.h, perft.cl, perft_dedup.cl}`, one source for CUDA and OpenCL.
