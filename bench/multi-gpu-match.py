@@ -12,8 +12,9 @@ so the games of a device call count four times over.
         -- bash bench/gpu-ab-match.sh
 
 The script after `--` reads FIRST, LAST, GAMES and RESULTS from the environment, as
-bench/gpu-ab-match.sh and bench/gpu-vs-cpu.sh do; everything else (KOGGE, TC, UCI_A, ...) it
-reads from this one's environment, passed on. Slice i gets GPU i, cores i*C to i*C+C-1 (C the
+bench/gpu-ab-match.sh and bench/gpu-vs-cpu.sh do; everything else (KOGGE, TC, UCI_A, OPENINGS,
+...) it reads from this one's environment, passed on. --last past the openings file's end is
+cut to it (a slice without openings would play none, one with too few repeats them). Slice i gets GPU i, cores i*C to i*C+C-1 (C the
 cores over the GPUs), openings A + i*K to A + i*K + K - 1 (K the openings over the GPUs, the
 first slices one more where they do not divide), two games an opening (colours swapped) and
 RESULTS=DIR/gpuI. SIGINT (`timeout -s INT`) stops every slice as it stops one match: each writes
@@ -34,7 +35,10 @@ import sys
 import threading
 from pathlib import Path
 
-MATCH_TOOLS = Path(__file__).resolve().parent.parent / "tools" / "match"
+REPOSITORY = Path(__file__).resolve().parent.parent
+MATCH_TOOLS = REPOSITORY / "tools" / "match"
+# The match scripts' openings where OPENINGS is not set (bench/match-common.sh).
+DEFAULT_OPENINGS = REPOSITORY.parent / "shared" / "data" / "openings-8ply.epd"
 
 
 def gpu_count() -> int:
@@ -85,6 +89,17 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("no match command after --")
     if args.last < args.first:
         parser.error("--last is before --first")
+
+    # The match scripts take their openings from OPENINGS (or the harness's default file): lines
+    # past its end would give a slice no openings, or too few (the harness then repeats them).
+    book = Path(os.environ.get("OPENINGS", DEFAULT_OPENINGS))
+    if book.is_file():
+        lines = sum(1 for line in book.read_text().splitlines() if line.strip())
+        if args.first > lines:
+            parser.error(f"--first {args.first} is past the last of {book}'s {lines} openings")
+        if args.last > lines:
+            print(f"--last {args.last} is past {book}'s {lines} openings: up to {lines}", file=sys.stderr)
+            args.last = lines
 
     gpus = args.gpus or gpu_count()
     openings = slices(args.first, args.last, gpus)

@@ -69,6 +69,29 @@ class RunTest(unittest.TestCase):
             with open(os.path.join(tmp, "r", "gpu1", "result.json")) as f:
                 self.assertEqual(json.load(f)["wins"], 2)
 
+    def test_openings_past_the_files_end_are_cut(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            script = os.path.join(tmp, "fake_match.py")
+            with open(script, "w") as f:
+                f.write(FAKE_MATCH)
+            book = os.path.join(tmp, "openings.epd")
+            with open(book, "w") as f:
+                f.write("".join(f"opening {i}\n" for i in range(1, 13)))
+            command = [sys.executable, _path, "--gpus", "2", "--first", "9", "--last", "20",
+                       "--results", os.path.join(tmp, "r"), "--", sys.executable, script]
+            out = subprocess.run(command, capture_output=True, text=True, check=False,
+                                 env=dict(os.environ, OPENINGS=book))
+            self.assertEqual(out.returncode, 0, out.stderr)
+            self.assertIn("up to 12", out.stderr)
+            self.assertIn("gpu0: 9 10 4", out.stdout)
+            self.assertIn("gpu1: 11 12 4", out.stdout)
+            # A first opening past the end is an error, not an empty match.
+            command[command.index("--first") + 1] = "13"
+            out = subprocess.run(command, capture_output=True, text=True, check=False,
+                                 env=dict(os.environ, OPENINGS=book))
+            self.assertEqual(out.returncode, 2)
+            self.assertIn("past the last", out.stderr)
+
 
 if __name__ == "__main__":
     unittest.main()

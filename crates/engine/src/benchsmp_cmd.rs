@@ -52,10 +52,9 @@ pub struct BenchSmpArgs {
 
     /// Who ends an iteration: `any` (the first worker to finish it; its result is used),
     /// `checked` (a helper only where its result agrees with worker 0's first move and the
-    /// others' best), `main` (worker 0 only), `closing` (`any`, then `checked` for the depth
-    /// asked for) or `best` (`any`, but worker 0's root move where it already holds a better one
-    /// than the helper that ended the iteration) [default: the device's, as the engine plays].
-    #[arg(long, value_parser = ["any", "checked", "main", "closing", "best"])]
+    /// others' best), `main` (worker 0 only) or `closing` (`any`, then `checked` for the depth
+    /// asked for) [default: the device's, as the engine plays].
+    #[arg(long, value_parser = ["any", "checked", "main", "closing"])]
     pub finish: Option<String>,
 
     /// Print one JSON object per row instead of the table.

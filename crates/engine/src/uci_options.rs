@@ -109,16 +109,14 @@ const OPTIONS: &[Spec] = &[
     // Who ends an iteration of the GPU search: the first worker to finish it (any), a helper
     // only where its result agrees with worker 0's first move and the others' best (checked), or
     // worker 0, the one in the sequential order (main), or checked for the iterations likely to
-    // be the search's last and any before them (closing), or any with worker 0's root move where
-    // it already holds a better one than the helper that ended the iteration (best). Any reaches
-    // a depth soonest; main's
+    // be the search's last and any before them (closing). Any reaches a depth soonest; main's
     // result of the same depth is the best, checked's between (docs/STRENGTH.md, twenty-fifth
     // and twenty-sixth sessions).
     Spec {
         name: "GPU Finisher",
         kind: Kind::Combo {
             default: "any",
-            values: &["any", "checked", "main", "closing", "best"],
+            values: &["any", "checked", "main", "closing"],
         },
     },
 ];
@@ -297,17 +295,13 @@ mod tests {
             parse_setoption("name GPU Finisher value closing").ok(),
             Some(Change::Finisher(Finisher::Closing))
         );
-        assert_eq!(
-            parse_setoption("name GPU Finisher value best").ok(),
-            Some(Change::Finisher(Finisher::Best))
-        );
     }
 
     #[test]
     fn the_gpu_finisher_is_listed_with_its_choices() {
         assert!(
             option_lines().contains(
-                &"option name GPU Finisher type combo default any var any var checked var main var closing var best"
+                &"option name GPU Finisher type combo default any var any var checked var main var closing"
                     .to_string()
             )
         );

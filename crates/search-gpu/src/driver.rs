@@ -710,28 +710,12 @@ impl GpuSearch {
                 None => return Ok(None),
             },
         };
-        let mut best = Move::from_raw(r.best_move as u16);
-        let mut score = r.score;
-        let mut pv = legal_line(root, &r.pv[..(r.pv_len as usize).min(GPU_MAX_PLY)]);
-        if self.iteration_finisher() == Finisher::Best
-            && worker != 0
-            && let Some((raw, value)) = prefer_worker_0(r, &self.host_results[0], depth)
-        {
-            if self.trace {
-                eprintln!(
-                    "best: depth {depth} finisher {worker} {best} {score}, worker 0's {} {value} taken",
-                    Move::from_raw(raw)
-                );
-            }
-            best = Move::from_raw(raw);
-            score = value;
-            // Worker 0's line past its root move is not known here: the move alone.
-            pv = legal_line(root, &[raw]);
-        }
+        let best = Move::from_raw(r.best_move as u16);
+        let pv = legal_line(root, &r.pv[..(r.pv_len as usize).min(GPU_MAX_PLY)]);
         Ok(Some(Iteration {
             depth: r.depth,
             seldepth: r.seldepth,
-            score,
+            score: r.score,
             best,
             pv,
             nodes,
@@ -806,26 +790,6 @@ impl GpuSearch {
     }
 }
 
-/// Under [`Finisher::Best`], the root move and value the host takes from worker 0 in place of
-/// `finisher`'s (a helper's) result of the asked `depth`: worker 0's best root move so far where
-/// it is another move than the helper's best and valued higher than the helper's result. Worker
-/// 0 searched it in full at this depth against an alpha it had raised, while the helper that
-/// finished first had (mostly) kept the last iteration's move without finding it. A helper
-/// searching ahead that ended the iteration deeper than asked keeps its result: worker 0's is
-/// a ply shallower.
-pub(crate) fn prefer_worker_0(
-    finisher: &WorkerResult,
-    worker_0: &WorkerResult,
-    depth: i32,
-) -> Option<(u16, i32)> {
-    let raw = worker_0.partial_move as u16;
-    (finisher.depth == depth as u32
-        && raw != 0
-        && raw != finisher.best_move as u16
-        && worker_0.partial_score > finisher.score)
-        .then_some((raw, worker_0.partial_score))
-}
-
 /// A table entry as the host reads it (`kernels/search_table.h` packs it): the root's, left by
 /// an earlier search. Its score is the node's own (the root is ply 0, so no mate distance to
 /// adjust).
@@ -890,40 +854,6 @@ mod tests {
         assert!(helper_may_end(pack(25, d2d3), pack(43, d2d4), 43, d2d4, 0));
         // A move other than worker 0's first, at any value above it, is a discovery: it may.
         assert!(helper_may_end(pack(25, d2d3), 0, 60, d2d4, 0));
-    }
-
-    #[test]
-    fn the_best_finisher_takes_worker_0s_better_move_of_the_same_depth() {
-        let (d2d3, d2d4) = (0x2cbu32, 0x6cbu32);
-        let result = |depth: u32, best_move: u32, score: i32, partial: u32, partial_score: i32| {
-            WorkerResult {
-                depth,
-                best_move,
-                score,
-                partial_move: partial,
-                partial_score,
-                ..WorkerResult::default()
-            }
-        };
-        let helper = result(9, d2d3, 20, d2d3, 20);
-        // Worker 0 holds d2d4 at 35, above the helper's 20: taken.
-        assert_eq!(
-            prefer_worker_0(&helper, &result(9, 0, 0, d2d4, 35), 9),
-            Some((d2d4 as u16, 35))
-        );
-        // Valued no higher, the same move, or no move yet: the helper's result stands.
-        assert_eq!(
-            prefer_worker_0(&helper, &result(9, 0, 0, d2d4, 20), 9),
-            None
-        );
-        assert_eq!(
-            prefer_worker_0(&helper, &result(9, 0, 0, d2d3, 35), 9),
-            None
-        );
-        assert_eq!(prefer_worker_0(&helper, &result(9, 0, 0, 0, 35), 9), None);
-        // A helper searching ahead that ended the iteration at depth 10 keeps its result.
-        let ahead = result(10, d2d3, 20, d2d3, 20);
-        assert_eq!(prefer_worker_0(&ahead, &result(9, 0, 0, d2d4, 35), 9), None);
     }
 
     #[test]

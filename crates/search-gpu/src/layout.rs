@@ -60,13 +60,6 @@ pub enum Finisher {
     /// likely to be its last, whose move is the one played (`closing_iteration` in backend.rs):
     /// `checked`'s better result of a depth where it decides the move, `any`'s speed elsewhere.
     Closing,
-    /// [`Finisher::Any`], except where a helper ends the iteration at the depth asked while
-    /// worker 0 already holds another root move valued higher (its `partial_move`, searched in
-    /// full at that depth): the host takes worker 0's move (`prefer_worker_0` in driver.rs).
-    /// The first helper to finish has mostly kept the last iteration's move where worker 0
-    /// changed it; this keeps worker 0's change where worker 0 had made it in time, at no cost
-    /// in time.
-    Best,
 }
 
 impl Finisher {
@@ -77,7 +70,6 @@ impl Finisher {
             Finisher::Checked => 2,
             // Each iteration takes Any's or Checked's code (GpuSearch::iteration_finisher).
             Finisher::Closing => 1,
-            Finisher::Best => 1,
         }
     }
 
@@ -86,23 +78,21 @@ impl Finisher {
         matches!(self, Finisher::Checked | Finisher::Closing)
     }
 
-    /// The name the options use: `any`, `checked`, `main`, `closing`, `best`.
+    /// The name the options use: `any`, `checked`, `main`, `closing`.
     pub fn name(self) -> &'static str {
         match self {
             Finisher::Any => "any",
             Finisher::Checked => "checked",
             Finisher::Main => "main",
             Finisher::Closing => "closing",
-            Finisher::Best => "best",
         }
     }
 
-    pub const ALL: [Finisher; 5] = [
+    pub const ALL: [Finisher; 4] = [
         Finisher::Any,
         Finisher::Checked,
         Finisher::Main,
         Finisher::Closing,
-        Finisher::Best,
     ];
 
     pub fn from_name(name: &str) -> Option<Finisher> {
