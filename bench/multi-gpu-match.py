@@ -117,6 +117,9 @@ def main(argv: list[str] | None = None) -> int:
             RESULTS=str(args.results / f"gpu{i}"),
         )
         print(f"gpu{i}: openings {a}-{b}, cores {share[0]}-{share[-1]}", flush=True)
+        # The affinity is set in the child before it runs the script (preexec_fn), so every
+        # process the match starts inherits it; all children are started before any relay
+        # thread, since preexec_fn is not safe in a process that runs threads.
         child = subprocess.Popen(
             command,
             env=env,
@@ -125,9 +128,10 @@ def main(argv: list[str] | None = None) -> int:
             text=True,
             preexec_fn=lambda share=share: os.sched_setaffinity(0, share),
         )
+        children.append(child)
+    for i, child in enumerate(children):
         thread = threading.Thread(target=relay, args=(f"gpu{i}: ", child.stdout, sys.stdout), daemon=True)
         thread.start()
-        children.append(child)
         relays.append(thread)
 
     # SIGINT reaches the children as well (the same process group): wait for them to finish
