@@ -8,17 +8,18 @@ cores of one plays four such games side by side, each with what the one-GPU mach
 (sixteen cores and one GPU there, since the engines do not ponder: one engine thinks at a time),
 so the games of a device call count four times over.
 
-    python3 bench/multi-gpu-match.py [--gpus N] [--first A --last B] [--results DIR] \\
+    python3 bench/multi-gpu-match.py [--gpus N] [--first A] --last B [--results DIR] \\
         -- bash bench/gpu-ab-match.sh
 
 The script after `--` reads FIRST, LAST, GAMES and RESULTS from the environment, as
 bench/gpu-ab-match.sh and bench/gpu-vs-cpu.sh do; everything else (KOGGE, TC, UCI_A, OPENINGS,
-...) it reads from this one's environment, passed on. --last past the openings file's end is
-cut to it (a slice without openings would play none, one with too few repeats them). Slice i gets GPU i, cores i*C to i*C+C-1 (C the
-cores over the GPUs), openings A + i*K to A + i*K + K - 1 (K the openings over the GPUs, the
-first slices one more where they do not divide), two games an opening (colours swapped) and
-RESULTS=DIR/gpuI. SIGINT (`timeout -s INT`) stops every slice as it stops one match: each writes
-the games it finished, and the pooled result follows.
+...) it reads from this one's environment, passed on. Slice i gets GPU i, cores i*C to
+i*C+C-1 (C the cores over the GPUs), openings A + i*K to A + i*K + K - 1 (K the openings over
+the GPUs, the first slices one more where they do not divide), two games an opening (colours
+swapped) and RESULTS=DIR/gpuI. B past the openings file's last line is cut to it (a slice
+without openings would play none, one with too few repeats them). SIGINT (`timeout -s INT`)
+stops every slice as it stops one match: each writes the games it finished, and the pooled
+result follows.
 
 Prints each slice's own output with its GPU in front, then tools/match/combine.py's pooled line
 over the slices' result.json and tools/match/depths.py over their games together
@@ -94,7 +95,8 @@ def main(argv: list[str] | None = None) -> int:
     # past its end would give a slice no openings, or too few (the harness then repeats them).
     book = Path(os.environ.get("OPENINGS", DEFAULT_OPENINGS))
     if book.is_file():
-        lines = sum(1 for line in book.read_text().splitlines() if line.strip())
+        # By line number, as bench/match-common.sh cuts FIRST to LAST out of it with sed.
+        lines = len(book.read_text().splitlines())
         if args.first > lines:
             parser.error(f"--first {args.first} is past the last of {book}'s {lines} openings")
         if args.last > lines:

@@ -48,12 +48,18 @@ FAKE_MATCH = textwrap.dedent(
 )
 
 
+def fake_match(folder):
+    """Writes the stand-in match script into `folder`; returns its path."""
+    script = os.path.join(folder, "fake_match.py")
+    with open(script, "w") as f:
+        f.write(FAKE_MATCH)
+    return script
+
+
 class RunTest(unittest.TestCase):
     def test_each_slice_gets_its_gpu_and_openings_and_the_results_are_pooled(self):
         with tempfile.TemporaryDirectory() as tmp:
-            script = os.path.join(tmp, "fake_match.py")
-            with open(script, "w") as f:
-                f.write(FAKE_MATCH)
+            script = fake_match(tmp)
             out = subprocess.run(
                 [sys.executable, _path, "--gpus", "2", "--first", "11", "--last", "15",
                  "--results", os.path.join(tmp, "r"), "--", sys.executable, script],
@@ -71,9 +77,7 @@ class RunTest(unittest.TestCase):
 
     def test_openings_past_the_files_end_are_cut(self):
         with tempfile.TemporaryDirectory() as tmp:
-            script = os.path.join(tmp, "fake_match.py")
-            with open(script, "w") as f:
-                f.write(FAKE_MATCH)
+            script = fake_match(tmp)
             book = os.path.join(tmp, "openings.epd")
             with open(book, "w") as f:
                 f.write("".join(f"opening {i}\n" for i in range(1, 13)))
