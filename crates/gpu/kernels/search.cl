@@ -430,9 +430,6 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
                 if (params->workers > 1) bc.slice_used = used;
                 bc.busy = watch && deferrable && on_slot == key;
                 if (watch && !bc.busy) *slot = key;
-#ifdef DIAG_UNIQUE
-                if (!bc.busy) diag_count(control, key, f.depth);
-#endif
 #if YBWC
                 bc.abort = SPLIT_NONE;
                 if (ybwc && (nodes & (SPLIT_CHECK_EVERY - 1u)) == 0u) {
@@ -788,6 +785,12 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
             deferrable = 0;
             if (slice_is_over((u32)(nodes - nodes_at_start) + spins, params, bc.slice_used)) break;
             nodes++;
+#ifdef DIAG_UNIQUE
+            /* Counted where the node is: a node whose entry the slice's end or the iteration's
+             * end cut off is entered again later and counted then, once (counted at the entry's
+             * table read, one cut at the slice's end was counted twice: CI, stop 56). */
+            if (lane == 0) diag_count(control, key, f.depth);
+#endif
 #if FAULT_AFTER_NODES
             /* A test's fault: the worker reports its state broken, as the kernel's own checks do
              * when they catch a bug, so that the host's way back to the CPU search is tested. */
