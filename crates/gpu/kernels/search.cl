@@ -525,214 +525,224 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
                 if (f.next == f.n_moves) break;
             }
 #if YBWC
-        } else if (need == NEED_TAKE) {
-            BARRIER();
-            if (lane == 0) {
-                u32 at = s.split_at[ply];
-                u32 x = at == SPLIT_AT_HELPING ? s.help : worker * SPLITS_PER_WORKER + at - 1u;
-                bc.take = split_take(splits + x, f.n_moves);
-                bc.split_alpha = (i32)split_read((const GLOBAL u32 *)&splits[x].alpha);
+        } else if (need >= NEED_PUBLISH) {
+            /* The split points' steps (NEED_PUBLISH to NEED_MERGE), one branch with the same four
+             * barriers for all of them, each step doing its part between them: the lanes
+             * together, then lane 0 on the split point (its words are read and written by one
+             * lane, atomically where other workers may race), then the lanes again. PoCL copies
+             * the code that follows a barrier under a branch once for every such branch (the loop
+             * of steps' whole control part): with a branch and two to four barriers for each
+             * step, the YBWC kernel took 24 minutes to build on a CPU, far longer than the rest of
+             * the kernel together (forty-sixth session). */
+            u32 slot = SPLIT_NONE, p = 0;
+            GLOBAL SplitPoint *sp = splits;
+            /* Part 1, the lanes: the announcements looked at together (FIND); the split point
+             * joined copied into the stack up to its ply, word by word through volatile pointers,
+             * since this multiprocessor's L1 may hold an earlier publication of the slot
+             * (ADOPT). */
+            if (need == NEED_FIND) {
+                u32 k = split_nearest_announced(announce, params->workers * SPLITS_PER_WORKER, lane, worker);
+                etc_values[lane] = (i32)k;
+            } else if (need == NEED_ADOPT) {
+                sp = splits + s.help;
+                p = split_read(&sp->ply);
+                const volatile GLOBAL u32 *from = (const volatile GLOBAL u32 *)sp->keys;
+                LOCAL_PTR u32 *to = (LOCAL_PTR u32 *)s.keys;
+                for (u32 i = lane; i < 2u * (p + 1u); i += WORKER_LANES) to[i] = from[i];
+                from = (const volatile GLOBAL u32 *)&sp->frame;
+                to = (LOCAL_PTR u32 *)&s.frames[p];
+                for (u32 i = lane; i < (u32)(sizeof(Frame) / 4); i += WORKER_LANES) to[i] = from[i];
+                from = (const volatile GLOBAL u32 *)&sp->board;
+                to = (LOCAL_PTR u32 *)&s.boards[p];
+                for (u32 i = lane; i < (u32)(sizeof(Board) / 4); i += WORKER_LANES) to[i] = from[i];
+                for (u32 i = lane; i < GPU_MAX_PLY; i += WORKER_LANES) s.split_at[i] = 0;
+                if (lane == 0 && p > 0)
+                    s.frames[p - 1u].static_eval = (i32)split_read((const GLOBAL u32 *)&sp->grandparent_eval);
             }
             BARRIER();
-            taken = bc.take;
-        } else if (need == NEED_PUBLISH) {
-            /* A free slot (closing those given up whose helpers have left), the node copied into
-             * it, then opened and announced. */
-            BARRIER();
-            if (lane == 0) {
-                u32 slot = SPLIT_NONE;
-                for (u32 k = 0; k < SPLITS_PER_WORKER; k++) {
-                    u32 b = 1u << k;
-                    if ((s.split_busy & ~s.split_live & b) && split_close(splits + worker * SPLITS_PER_WORKER + k))
-                        s.split_busy &= ~b;
-                    if (!(s.split_busy & b) && slot == SPLIT_NONE) slot = k;
-                }
-                bc.take = slot;
-            }
-            BARRIER();
-            u32 slot = bc.take;
-            if (slot == SPLIT_NONE) {
-                f.flags |= FLAG_NO_SPLIT;
-            } else {
-                u32 x = worker * SPLITS_PER_WORKER + slot;
-                GLOBAL SplitPoint *sp = splits + x;
-                for (u32 i = lane; i <= ply; i += WORKER_LANES) sp->keys[i] = s.keys[i];
-                for (u32 i = lane; i < f.n_moves; i += WORKER_LANES) sp->moves[i] = my_lists[ply * MAX_MOVES + i];
+            /* Part 2: lane 0 on the split point; ADOPT's and LEAVE's lanes on the stack. */
+            if (need == NEED_TAKE) {
                 if (lane == 0) {
-                    sp->board = cur;
-                    sp->frame = f;
-                    sp->grandparent_eval = ply > 0 ? s.frames[ply - 1].static_eval : -INF;
-                    sp->ply = ply;
-                    sp->parent = s.chain;
-                    sp->next = f.next;
-                    sp->stop = 0;
-                    sp->best = f.best;
-                    sp->lock = 0;
-                    sp->alpha = f.alpha;
-                    sp->best_move = f.best_move;
-                    sp->pv_len = f.pv_len;
+                    u32 at = s.split_at[ply];
+                    u32 x = at == SPLIT_AT_HELPING ? s.help : worker * SPLITS_PER_WORKER + at - 1u;
+                    bc.take = split_take(splits + x, f.n_moves);
+                    bc.split_alpha = (i32)split_read((const GLOBAL u32 *)&splits[x].alpha);
                 }
-                if (f.flags & FLAG_PV)
-                    for (u32 i = lane; i < f.pv_len; i += WORKER_LANES) sp->pv[i] = pv[ply * GPU_MAX_PLY + i];
-                MEMORY_FENCE();
-                BARRIER();
+            } else if (need == NEED_PUBLISH) {
+                /* A free slot, closing those given up whose helpers have left. */
                 if (lane == 0) {
-                    MEMORY_FENCE();
-                    *(volatile GLOBAL u32 *)&sp->workers = SPLIT_OPEN;
-                    s.split_seq++;
-                    *(volatile GLOBAL u32 *)&announce[1u + x] = (s.split_seq << 8) | (ply + 1u);
-                    s.split_at[ply] = (u8)(slot + 1u);
-                    s.split_ply[slot] = ply;
-                    s.split_busy |= 1u << slot;
-                    s.split_live |= 1u << slot;
-                    s.chain = x;
-                }
-                BARRIER();
-            }
-        } else if (need == NEED_CLOSE) {
-            BARRIER();
-            if (lane == 0) {
-                u32 slot = s.split_at[ply] - 1u, x = worker * SPLITS_PER_WORKER + slot;
-                GLOBAL SplitPoint *sp = splits + x;
-                if (own_cut) ATOMIC_CAS_U32(&sp->stop, 0u, SPLIT_STOPPED_BY_OWNER);
-                bc.take = split_close(sp);
-                if (bc.take) {
-                    bc.stop = split_read(&sp->stop);
-                    bc.cut_move = split_read(&sp->cut_move);
-                    bc.cut_value = (i32)split_read((const GLOBAL u32 *)&sp->cut_value);
-                    bc.best = (i32)split_read((const GLOBAL u32 *)&sp->best);
-                    bc.best_move = split_read(&sp->best_move);
-                    bc.pv_len = split_read(&sp->pv_len);
-                    if ((f.flags & FLAG_PV) && bc.stop != SPLIT_CUT_BY_HELPER && bc.best > f.best) {
-                        /* A helper's line is the node's: copied while the slot is closed. */
-                        const volatile GLOBAL u16 *from = (const volatile GLOBAL u16 *)sp->pv;
-                        for (u32 i = 0; i < bc.pv_len; i++) pv[ply * GPU_MAX_PLY + i] = from[i];
+                    u32 free_slot = SPLIT_NONE;
+                    for (u32 k = 0; k < SPLITS_PER_WORKER; k++) {
+                        u32 b = 1u << k;
+                        if ((s.split_busy & ~s.split_live & b) && split_close(splits + worker * SPLITS_PER_WORKER + k))
+                            s.split_busy &= ~b;
+                        if (!(s.split_busy & b) && free_slot == SPLIT_NONE) free_slot = k;
                     }
-                    *(volatile GLOBAL u32 *)&announce[1u + x] = 0u;
-                    s.split_at[ply] = 0;
-                    s.split_busy &= ~(1u << slot);
-                    s.split_live &= ~(1u << slot);
-                    s.chain = split_read(&sp->parent);
+                    bc.take = free_slot;
                 }
-                bc.done = ((volatile GLOBAL u32 *)control)[CONTROL_DONE];
-                bc.slice_used = split_slice_round(control, spins);
-            }
-            BARRIER();
-        } else if (need == NEED_FIND) {
-            /* The lanes look at the announcements together; lane 0 joins the nearest the root. */
-            u32 k = split_nearest_announced(announce, params->workers * SPLITS_PER_WORKER, lane, worker);
-            etc_values[lane] = (i32)k;
-            BARRIER();
-            if (lane == 0) {
-                u32 nearest = 0xffffffffu;
-                for (u32 i = 0; i < WORKER_LANES; i++) nearest = (u32)etc_values[i] < nearest ? (u32)etc_values[i] : nearest;
-                bc.take = TAKE_NONE;
-                if (nearest != 0xffffffffu) {
-                    u32 x = nearest & 0xffffffu;
-                    GLOBAL SplitPoint *sp = splits + x;
-                    u32 word = split_read(&announce[1u + x]);
-                    if (split_join(sp)) {
-                        u32 t = split_take(sp, split_read(&sp->frame.n_moves));
-                        if (t < TAKE_STOP) {
-                            bc.take = t;
-                            /* The window this first move is searched with, as NEED_TAKE reads it
-                             * for the next ones. (Left unset, the helper took whatever an earlier
-                             * take had left in shared memory, of another node or launch, as its
-                             * alpha: at a null-window node above beta, which mate-distance
-                             * pruning one ply down turned into a mate score. The start position
-                             * came out "mate in 1" at depth 15 on the H100, eighteenth session.) */
-                            bc.split_alpha = (i32)split_read((const GLOBAL u32 *)&sp->alpha);
-                            s.help = x;
-                            ATOMIC_ADD_U32(&announce[ANNOUNCE_IDLE], 0xffffffffu);
-                        } else {
-                            /* Nothing left to take: no one else need look at it. */
-                            if (word != 0u) ATOMIC_CAS_U32(&announce[1u + x], word, 0u);
-                            split_leave(sp);
+            } else if (need == NEED_CLOSE) {
+                if (lane == 0) {
+                    u32 own = s.split_at[ply] - 1u, x = worker * SPLITS_PER_WORKER + own;
+                    GLOBAL SplitPoint *closing = splits + x;
+                    if (own_cut) ATOMIC_CAS_U32(&closing->stop, 0u, SPLIT_STOPPED_BY_OWNER);
+                    bc.take = split_close(closing);
+                    if (bc.take) {
+                        bc.stop = split_read(&closing->stop);
+                        bc.cut_move = split_read(&closing->cut_move);
+                        bc.cut_value = (i32)split_read((const GLOBAL u32 *)&closing->cut_value);
+                        bc.best = (i32)split_read((const GLOBAL u32 *)&closing->best);
+                        bc.best_move = split_read(&closing->best_move);
+                        bc.pv_len = split_read(&closing->pv_len);
+                        if ((f.flags & FLAG_PV) && bc.stop != SPLIT_CUT_BY_HELPER && bc.best > f.best) {
+                            /* A helper's line is the node's: copied while the slot is closed. */
+                            const volatile GLOBAL u16 *from = (const volatile GLOBAL u16 *)closing->pv;
+                            for (u32 i = 0; i < bc.pv_len; i++) pv[ply * GPU_MAX_PLY + i] = from[i];
                         }
-                    } else if (word != 0u) {
-                        ATOMIC_CAS_U32(&announce[1u + x], word, 0u); /* closed or stopped */
+                        *(volatile GLOBAL u32 *)&announce[1u + x] = 0u;
+                        s.split_at[ply] = 0;
+                        s.split_busy &= ~(1u << own);
+                        s.split_live &= ~(1u << own);
+                        s.chain = split_read(&closing->parent);
                     }
+                    bc.done = ((volatile GLOBAL u32 *)control)[CONTROL_DONE];
+                    bc.slice_used = split_slice_round(control, spins);
                 }
-                bc.done = ((volatile GLOBAL u32 *)control)[CONTROL_DONE];
-                bc.slice_used = split_slice_round(control, spins);
-            }
-            BARRIER();
-            taken = bc.take;
-        } else if (need == NEED_ADOPT) {
-            /* The split point joined becomes this worker's stack up to its ply: the path's keys,
-             * the node's frame, board and list, and its parent's evaluation. Read word by word
-             * through volatile pointers: this multiprocessor's L1 may hold an earlier
-             * publication of the same slot. */
-            const GLOBAL SplitPoint *sp = splits + s.help;
-            u32 p = split_read(&sp->ply);
-            const volatile GLOBAL u32 *from = (const volatile GLOBAL u32 *)sp->keys;
-            LOCAL_PTR u32 *to = (LOCAL_PTR u32 *)s.keys;
-            for (u32 i = lane; i < 2u * (p + 1u); i += WORKER_LANES) to[i] = from[i];
-            from = (const volatile GLOBAL u32 *)&sp->frame;
-            to = (LOCAL_PTR u32 *)&s.frames[p];
-            for (u32 i = lane; i < (u32)(sizeof(Frame) / 4); i += WORKER_LANES) to[i] = from[i];
-            from = (const volatile GLOBAL u32 *)&sp->board;
-            to = (LOCAL_PTR u32 *)&s.boards[p];
-            for (u32 i = lane; i < (u32)(sizeof(Board) / 4); i += WORKER_LANES) to[i] = from[i];
-            for (u32 i = lane; i < GPU_MAX_PLY; i += WORKER_LANES) s.split_at[i] = 0;
-            if (lane == 0 && p > 0)
-                s.frames[p - 1u].static_eval = (i32)split_read((const GLOBAL u32 *)&sp->grandparent_eval);
-            BARRIER();
-            u32 n = s.frames[p].n_moves;
-            from = (const volatile GLOBAL u32 *)sp->moves;
-            for (u32 i = lane; i < n; i += WORKER_LANES) my_lists[p * MAX_MOVES + i] = from[i];
-            if (lane == 0) {
-                s.split_at[p] = SPLIT_AT_HELPING;
-                s.chain = s.help;
-                s.split_live = 0;
-            }
-            BARRIER();
-            ply = p;
-            f = s.frames[p];
-            cur = s.boards[p];
-            key = s.keys[p];
-        } else if (need == NEED_LEAVE) {
-            BARRIER();
-            if (lane == 0) {
-                /* Its own split points below are given up with it. */
-                for (u32 k = 0; k < SPLITS_PER_WORKER; k++)
-                    if (s.split_live & (1u << k)) split_give_up(splits, announce, worker * SPLITS_PER_WORKER + k);
-                s.split_live = 0;
-                if (s.help != SPLIT_NONE) {
-                    GLOBAL SplitPoint *sp = splits + s.help;
-                    if (leave_kind == LEAVE_DONE) ATOMIC_MAX_I32(&sp->best, leave_value);
-                    if (leave_kind == LEAVE_CUT) split_cut(sp, leave_move, leave_value);
-                    split_leave(sp);
-                    ATOMIC_ADD_U32(&announce[ANNOUNCE_IDLE], 1u);
+            } else if (need == NEED_FIND) {
+                /* Lane 0 joins the announced split point nearest the root. */
+                if (lane == 0) {
+                    u32 nearest = 0xffffffffu;
+                    for (u32 i = 0; i < WORKER_LANES; i++) nearest = (u32)etc_values[i] < nearest ? (u32)etc_values[i] : nearest;
+                    bc.take = TAKE_NONE;
+                    if (nearest != 0xffffffffu) {
+                        u32 x = nearest & 0xffffffu;
+                        GLOBAL SplitPoint *joined = splits + x;
+                        u32 word = split_read(&announce[1u + x]);
+                        if (split_join(joined)) {
+                            u32 t = split_take(joined, split_read(&joined->frame.n_moves));
+                            if (t < TAKE_STOP) {
+                                bc.take = t;
+                                /* The window this first move is searched with, as NEED_TAKE reads
+                                 * it for the next ones. (Left unset, the helper took whatever an
+                                 * earlier take had left in shared memory, of another node or
+                                 * launch, as its alpha: at a null-window node above beta, which
+                                 * mate-distance pruning one ply down turned into a mate score. The
+                                 * start position came out "mate in 1" at depth 15 on the H100,
+                                 * eighteenth session.) */
+                                bc.split_alpha = (i32)split_read((const GLOBAL u32 *)&joined->alpha);
+                                s.help = x;
+                                ATOMIC_ADD_U32(&announce[ANNOUNCE_IDLE], 0xffffffffu);
+                            } else {
+                                /* Nothing left to take: no one else need look at it. */
+                                if (word != 0u) ATOMIC_CAS_U32(&announce[1u + x], word, 0u);
+                                split_leave(joined);
+                            }
+                        } else if (word != 0u) {
+                            ATOMIC_CAS_U32(&announce[1u + x], word, 0u); /* closed or stopped */
+                        }
+                    }
+                    bc.done = ((volatile GLOBAL u32 *)control)[CONTROL_DONE];
+                    bc.slice_used = split_slice_round(control, spins);
                 }
-                s.help = SPLIT_NONE;
-                s.chain = SPLIT_NONE;
-            }
-            for (u32 i = lane; i < GPU_MAX_PLY; i += WORKER_LANES) s.split_at[i] = 0;
-            BARRIER();
-        } else if (need == NEED_UNWIND) {
-            BARRIER();
-            if (lane == 0) {
-                for (u32 q = unwind_to + 1u; q <= ply; q++) {
-                    u32 at = s.split_at[q];
-                    if (at == 0 || at == SPLIT_AT_HELPING) continue;
-                    split_give_up(splits, announce, worker * SPLITS_PER_WORKER + at - 1u);
-                    s.split_live &= ~(1u << (at - 1u));
-                    s.split_at[q] = 0;
+            } else if (need == NEED_ADOPT) {
+                u32 n = s.frames[p].n_moves;
+                const volatile GLOBAL u32 *from = (const volatile GLOBAL u32 *)sp->moves;
+                for (u32 i = lane; i < n; i += WORKER_LANES) my_lists[p * MAX_MOVES + i] = from[i];
+                if (lane == 0) {
+                    s.split_at[p] = SPLIT_AT_HELPING;
+                    s.chain = s.help;
+                    s.split_live = 0;
                 }
-                s.chain = worker * SPLITS_PER_WORKER + s.split_at[unwind_to] - 1u;
+            } else if (need == NEED_LEAVE) {
+                if (lane == 0) {
+                    /* Its own split points below are given up with it. */
+                    for (u32 k = 0; k < SPLITS_PER_WORKER; k++)
+                        if (s.split_live & (1u << k)) split_give_up(splits, announce, worker * SPLITS_PER_WORKER + k);
+                    s.split_live = 0;
+                    if (s.help != SPLIT_NONE) {
+                        GLOBAL SplitPoint *helped = splits + s.help;
+                        if (leave_kind == LEAVE_DONE) ATOMIC_MAX_I32(&helped->best, leave_value);
+                        if (leave_kind == LEAVE_CUT) split_cut(helped, leave_move, leave_value);
+                        split_leave(helped);
+                        ATOMIC_ADD_U32(&announce[ANNOUNCE_IDLE], 1u);
+                    }
+                    s.help = SPLIT_NONE;
+                    s.chain = SPLIT_NONE;
+                }
+                for (u32 i = lane; i < GPU_MAX_PLY; i += WORKER_LANES) s.split_at[i] = 0;
+            } else if (need == NEED_UNWIND) {
+                if (lane == 0) {
+                    for (u32 q = unwind_to + 1u; q <= ply; q++) {
+                        u32 at = s.split_at[q];
+                        if (at == 0 || at == SPLIT_AT_HELPING) continue;
+                        split_give_up(splits, announce, worker * SPLITS_PER_WORKER + at - 1u);
+                        s.split_live &= ~(1u << (at - 1u));
+                        s.split_at[q] = 0;
+                    }
+                    s.chain = worker * SPLITS_PER_WORKER + s.split_at[unwind_to] - 1u;
+                }
+            } else if (need == NEED_MERGE) {
+                if (lane == 0) {
+                    u32 at = s.split_at[ply];
+                    u32 x = at == SPLIT_AT_HELPING ? s.help : worker * SPLITS_PER_WORKER + at - 1u;
+                    split_merge(splits + x, leave_move, leave_value, pv + ply * GPU_MAX_PLY, f.pv_len);
+                }
             }
             BARRIER();
-            ply = unwind_to;
-            f = s.frames[ply];
-            cur = s.boards[ply];
-            key = s.keys[ply];
-        } else if (need == NEED_MERGE) {
+            /* Part 3, the lanes: what lane 0 found taken in; PUBLISH's node copied into the free
+             * slot (its words a lane's, its scalars lane 0's), to be opened in part 4 once every
+             * lane's writes are out. */
+            if (need == NEED_TAKE || need == NEED_FIND) {
+                taken = bc.take;
+            } else if (need == NEED_PUBLISH) {
+                slot = bc.take;
+                if (slot == SPLIT_NONE) {
+                    f.flags |= FLAG_NO_SPLIT;
+                } else {
+                    sp = splits + worker * SPLITS_PER_WORKER + slot;
+                    for (u32 i = lane; i <= ply; i += WORKER_LANES) sp->keys[i] = s.keys[i];
+                    for (u32 i = lane; i < f.n_moves; i += WORKER_LANES) sp->moves[i] = my_lists[ply * MAX_MOVES + i];
+                    if (lane == 0) {
+                        sp->board = cur;
+                        sp->frame = f;
+                        sp->grandparent_eval = ply > 0 ? s.frames[ply - 1].static_eval : -INF;
+                        sp->ply = ply;
+                        sp->parent = s.chain;
+                        sp->next = f.next;
+                        sp->stop = 0;
+                        sp->best = f.best;
+                        sp->lock = 0;
+                        sp->alpha = f.alpha;
+                        sp->best_move = f.best_move;
+                        sp->pv_len = f.pv_len;
+                    }
+                    if (f.flags & FLAG_PV)
+                        for (u32 i = lane; i < f.pv_len; i += WORKER_LANES) sp->pv[i] = pv[ply * GPU_MAX_PLY + i];
+                    MEMORY_FENCE();
+                }
+            } else if (need == NEED_ADOPT) {
+                ply = p;
+                f = s.frames[p];
+                cur = s.boards[p];
+                key = s.keys[p];
+            } else if (need == NEED_UNWIND) {
+                ply = unwind_to;
+                f = s.frames[ply];
+                cur = s.boards[ply];
+                key = s.keys[ply];
+            }
             BARRIER();
-            if (lane == 0) {
-                u32 at = s.split_at[ply];
-                u32 x = at == SPLIT_AT_HELPING ? s.help : worker * SPLITS_PER_WORKER + at - 1u;
-                split_merge(splits + x, leave_move, leave_value, pv + ply * GPU_MAX_PLY, f.pv_len);
+            /* Part 4: PUBLISH's split point opened and announced. */
+            if (need == NEED_PUBLISH && slot != SPLIT_NONE && lane == 0) {
+                u32 x = worker * SPLITS_PER_WORKER + slot;
+                MEMORY_FENCE();
+                *(volatile GLOBAL u32 *)&sp->workers = SPLIT_OPEN;
+                s.split_seq++;
+                *(volatile GLOBAL u32 *)&announce[1u + x] = (s.split_seq << 8) | (ply + 1u);
+                s.split_at[ply] = (u8)(slot + 1u);
+                s.split_ply[slot] = ply;
+                s.split_busy |= 1u << slot;
+                s.split_live |= 1u << slot;
+                s.chain = x;
             }
             BARRIER();
 #endif
