@@ -529,11 +529,11 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
             /* The split points' steps (NEED_PUBLISH to NEED_MERGE), one branch with the same four
              * barriers for all of them, each step doing its part between them: the lanes
              * together, then lane 0 on the split point (its words are read and written by one
-             * lane, atomically where other workers may race), then the lanes again. PoCL copies
-             * the code that follows a barrier under a branch once for every such branch (the loop
-             * of steps' whole control part): with a branch and two to four barriers for each
-             * step, the YBWC kernel took 24 minutes to build on a CPU, far longer than the rest of
-             * the kernel together (forty-sixth session). */
+             * lane, atomically where other workers may race), then the lanes again. With a
+             * branch and two to four barriers for each step, PoCL took 24 minutes to build the
+             * YBWC kernel on a CPU, the rest of the kernel 2; this way, 6 (forty-seventh session).
+             * Its compiler makes barriers under a branch unconditional by copying the code after
+             * them, which seems to be what grew with the branches. */
             u32 slot = SPLIT_NONE, p = 0;
             GLOBAL SplitPoint *sp = splits;
             /* Part 1, the lanes: the announcements looked at together (FIND); the split point
@@ -796,9 +796,10 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
             if (slice_is_over((u32)(nodes - nodes_at_start) + spins, params, bc.slice_used)) break;
             nodes++;
 #ifdef DIAG_UNIQUE
-            /* Counted where the node is: a node whose entry the slice's end or the iteration's
-             * end cut off is entered again later and counted then, once (counted at the entry's
-             * table read, one cut at the slice's end was counted twice: CI, stop 56). */
+            /* Counted here, where the node is counted as entered: a node whose entry the slice's
+             * end cut off is counted once, when the next launch enters it, and one the iteration's
+             * end cut off not at all (counted at the entry's table read, before the slice's check,
+             * one was counted twice: CI, stop 56). */
             if (lane == 0) diag_count(control, key, f.depth);
 #endif
 #if FAULT_AFTER_NODES
