@@ -328,8 +328,13 @@ DEVICE_FN i32 evaluate(const Board *b, const GLOBAL u64 *lines, u32 lane, LOCAL_
         sum = eval_add(sum, eval_piece(b, lines, &x, sq, &attack_on_white, &attack_on_black));
     }
 
-    /* Step 4. Sum the four numbers over the lanes: each lane adds four entries of one quantity,
-     * then every lane adds the eight partials of each. */
+    /* Step 4. Sum the four numbers over the lanes: in registers where the warp can
+     * (WARP_COLLECTIVES); otherwise each lane adds four entries of one quantity, then every lane
+     * adds the eight partials of each. */
+#if WARP_COLLECTIVES
+    i32 mg = WARP_SUM_I32(sum.mg), eg = WARP_SUM_I32(sum.eg);
+    i32 on_white = WARP_SUM_I32(attack_on_white), on_black = WARP_SUM_I32(attack_on_black);
+#else
     scratch[0 * WORKER_LANES + lane] = sum.mg;
     scratch[1 * WORKER_LANES + lane] = sum.eg;
     scratch[2 * WORKER_LANES + lane] = attack_on_white;
@@ -347,6 +352,7 @@ DEVICE_FN i32 evaluate(const Board *b, const GLOBAL u64 *lines, u32 lane, LOCAL_
         on_white += partial[16u + p];
         on_black += partial[24u + p];
     }
+#endif
     /* Step 5. Every lane has read the sums: scratch is free for the caller again. Steps 6 and 7:
      * eval_finish. */
     BARRIER();

@@ -112,6 +112,14 @@ DEVICE_FN int kogge_all_in_warp(int p) {
 #define ALL_IN_WARP(p) (p)
 #endif
 
+// ---- Warp collectives (see prelude_cuda.h) ---------------------------------------------------------
+// OpenCL 1.2 has no sub-group functions. NVIDIA's compiler takes PTX's ballot and shuffles inline,
+// but the search with them there took 7% more time for one worker than with shared memory (H200,
+// forty-eighth session: its `asm volatile` blocks keep the compiler from moving code across
+// them), so OpenCL keeps the shared memory paths everywhere.
+#undef WARP_COLLECTIVES
+#define WARP_COLLECTIVES 0
+
 // ---- Atomics: add v to *p, return the previous value (u64 / u32) -------------------------------
 #define ATOMIC_ADD_U64(p, v) ((u64)atom_add((p), (u64)(v)))
 #define ATOMIC_ADD_U32(p, v) ((u32)atomic_add((p), (u32)(v)))

@@ -313,6 +313,10 @@ DEVICE_FN void king_to_by_lanes(const Board *b, const GLOBAL u64 *lines, Masks *
         if (type == PAWN) a = pawn_from(lines, b->side ^ 1u, sq);
         if (type == KING) a = king_from(lines, sq);
     }
+#if WARP_COLLECTIVES
+    (void)scratch;
+    u64 danger = (u64)WARP_OR_U32((u32)a) | ((u64)WARP_OR_U32((u32)(a >> 32)) << 32);
+#else
     /* The barriers stay outside the branch (PoCL). */
     scratch[lane] = (u32)a;
     scratch[WORKER_LANES + lane] = (u32)(a >> 32);
@@ -321,6 +325,7 @@ DEVICE_FN void king_to_by_lanes(const Board *b, const GLOBAL u64 *lines, Masks *
     /* A side has at most 16 pieces: the lanes from 16 on wrote empty sets. */
     for (u32 i = 0; i < 16u; i++) danger |= (u64)scratch[i] | ((u64)scratch[WORKER_LANES + i] << 32);
     BARRIER();
+#endif
     m->danger = danger;
     m->king_to = candidates & ~danger;
 }
@@ -346,9 +351,16 @@ DEVICE_FN u32 gen_sorted(const Board *b, const GLOBAL u64 *lines, u32 lane, int 
     u32 per_promo = captures_only ? 1u : 4u;
     u32 count = popc(to) + per_promo * popc(promo_to) + ep + popc((u64)castles);
 
-    /* Each lane reserves room for its moves (the counter is zero on entry: see the end) and
-     * writes them unscored. Where they land does not matter: the rank sort orders them. */
+    /* Each lane reserves room for its moves and writes them unscored: after the lanes before it,
+     * by a prefix sum in registers where the warp can (WARP_COLLECTIVES), otherwise wherever an
+     * atomic on the shared counter puts it (zero on entry: see the end). Where they land does not
+     * matter: the rank sort orders them. */
+#if WARP_COLLECTIVES
+    u32 through = WARP_PREFIX_U32(count), at = through - count;
+    u32 total = WARP_LAST_U32(through);
+#else
     u32 at = ATOMIC_ADD_U32(&lane_counts[0], count);
+#endif
     for (u64 t = to; t; t &= t - 1) keys[at++] = MOVE(from, lsb(t), MOVE_NORMAL, 0u);
     for (u64 t = promo_to; t; t &= t - 1)
         for (u32 p = 0; p < per_promo; p++) keys[at++] = MOVE(from, lsb(t), MOVE_PROMOTION, 3u - p);
@@ -359,7 +371,9 @@ DEVICE_FN u32 gen_sorted(const Board *b, const GLOBAL u64 *lines, u32 lane, int 
         keys[at++] = MOVE(from, base + b->castle[2u * b->side + w], MOVE_CASTLING, 0u);
     }
     BARRIER();
+#if !WARP_COLLECTIVES
     u32 total = lane_counts[0];
+#endif
     /* Scores, spread over the lanes rather than by piece: a queen's 27 history reads would
      * otherwise wait for each other on one lane. Sort keys: score high, move low. */
     for (u32 i = lane; i < total; i += WORKER_LANES) {

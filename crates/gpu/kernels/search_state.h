@@ -459,12 +459,22 @@ typedef struct {
  * voting lane's bit, so no round resets it: the mask is its growth since `*seen`, what every lane
  * read after the round before. The barrier after the read keeps the next round's votes from
  * reaching a lane still reading this one (PoCL runs the lanes one after another). What a lane
- * wrote to shared memory before voting, every lane can read after. */
+ * wrote to shared memory before voting, every lane can read after. Where the lanes have a warp's
+ * ballot (WARP_COLLECTIVES) the vote is that, after a warp barrier that keeps the last promise:
+ * 32 atomics on one shared word and two barriers fewer. */
 DEVICE_FN u32 lanes_voting(LOCAL_PTR u32 *word, u32 *seen, u32 lane, u32 p) {
+#if WARP_COLLECTIVES
+    (void)word;
+    (void)seen;
+    (void)lane;
+    WARP_SYNC();
+    return WARP_BALLOT(p);
+#else
     if (p) ATOMIC_ADD_U32(word, 1u << lane);
     BARRIER();
     u32 now = *word, mask = now - *seen;
     BARRIER();
     *seen = now;
     return mask;
+#endif
 }

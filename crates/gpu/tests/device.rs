@@ -190,6 +190,56 @@ fn every_prelude_macro_matches_the_cpu() {
     });
 }
 
+#[test]
+fn warp_collectives_match_the_cpu_where_the_prelude_has_them() {
+    for_each_device("warp_collectives_match_the_cpu", |device| {
+        let module = device
+            .build(PRELUDE_CHECK, &defines())
+            .unwrap_or_else(|e| panic!("{e}"));
+        let kernel = module.kernel("warp_check").unwrap();
+        let warps = 4;
+        let n = warps * 32;
+        let values: Vec<u32> = sample_values(n)
+            .iter()
+            .map(|v| (*v as u32) % 5000)
+            .collect();
+        let values_buf = device.upload(&values).unwrap();
+        let out = device.alloc::<u32>(n * 6).unwrap();
+        device
+            .launch(&kernel, n, 32, &[Arg::buf(&values_buf), Arg::buf(&out)])
+            .unwrap();
+        device.synchronize().unwrap();
+        let mut got = vec![0u32; n * 6];
+        device.read(&out, &mut got).unwrap();
+        let has = got[0];
+        // CUDA has them; OpenCL keeps the shared memory paths (prelude_opencl.h says why).
+        let expected_has = u32::from(device.info().backend == BackendKind::Cuda);
+        assert_eq!(
+            has,
+            expected_has,
+            "WARP_COLLECTIVES on {:?}",
+            device.info().backend
+        );
+        if has == 0 {
+            return;
+        }
+        for (w, warp) in values.chunks(32).enumerate() {
+            let ballot = warp
+                .iter()
+                .enumerate()
+                .fold(0u32, |m, (i, v)| m | ((v & 1) << i));
+            let sum = warp.iter().map(|v| *v as i32 - 1000).sum::<i32>() as u32;
+            let or = warp.iter().fold(0u32, |m, v| m | (1 << (v % 32)));
+            for lane in 0..32 {
+                let gid = w * 32 + lane;
+                let prefix: u32 = warp[..=lane].iter().sum();
+                let expected = [1, ballot, sum, or, prefix, warp[31]];
+                assert_eq!(got[gid * 6..gid * 6 + 6], expected, "thread {gid}");
+            }
+        }
+    });
+}
+
 /// A struct crossing to the device, as the perft and search drivers will have.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[repr(C)]

@@ -91,3 +91,23 @@ KERNEL void LAUNCH_BOUNDS(GROUP, 2) prelude_check(
     ATOMIC_MAX_I32(&misc[9], (i32)(v & 0xffffu) - 30000);
     if (ATOMIC_CAS_U32((GLOBAL u32*)&misc[10], 0u, gid + 1u) == 0u) ATOMIC_ADD_U32((GLOBAL u32*)&misc[11], 1u);
 }
+
+// The warp collectives (launched in work-groups of one warp, 32 threads): per thread, whether
+// the prelude has them (WARP_COLLECTIVES), then its warp's ballot of the odd values, sum of
+// value - 1000, OR of 1 << (value % 32), prefix sum of the values up to this lane, and lane 31's
+// value. Where the prelude has none, only the first word is written (0).
+KERNEL void warp_check(GLOBAL const u32* values, GLOBAL u32* out) {
+    u32 gid = GLOBAL_ID();
+#if WARP_COLLECTIVES
+    u32 v = values[gid];
+    out[gid * 6 + 0] = 1u;
+    out[gid * 6 + 1] = WARP_BALLOT(v & 1u);
+    out[gid * 6 + 2] = (u32)WARP_SUM_I32((i32)v - 1000);
+    out[gid * 6 + 3] = WARP_OR_U32(1u << (v % 32u));
+    WARP_SYNC();
+    out[gid * 6 + 4] = WARP_PREFIX_U32(v);
+    out[gid * 6 + 5] = WARP_LAST_U32(v);
+#else
+    out[gid * 6 + 0] = 0u;
+#endif
+}
