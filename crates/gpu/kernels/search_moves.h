@@ -356,6 +356,7 @@ DEVICE_FN u32 gen_sorted(const Board *b, const GLOBAL u64 *lines, u32 lane, int 
      * atomic on the shared counter puts it (zero on entry: see the end). Where they land does not
      * matter: the rank sort orders them. */
 #if WARP_COLLECTIVES
+    (void)lane_counts;
     u32 through = WARP_PREFIX_U32(count), at = through - count;
     u32 total = WARP_LAST_U32(through);
 #else
@@ -417,8 +418,10 @@ DEVICE_FN u32 gen_sorted(const Board *b, const GLOBAL u64 *lines, u32 lane, int 
         out[rank] = k;
     }
     BARRIER();
+#if !WARP_COLLECTIVES
     /* The next generation's counter. Between this and the next use there is always a barrier
      * (a generation belongs to a node, and entering a node synchronises). */
     if (lane == 0) lane_counts[0] = 0;
+#endif
     return total;
 }
