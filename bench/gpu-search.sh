@@ -10,6 +10,8 @@
 #   WORKERS    worker counts                      (default 1,2,4,...,2112)
 #   DEPTH      depth of the start-position rows   (default 13)
 #   BENCH_DEPTH, BENCH_COUNT  depth and number of `kogge bench` positions (default 12, 4)
+#   RUNS       searches a row with several workers averages (`benchsmp --runs`; default 3: one
+#              such search's time varies by up to 3 times from run to run)
 #   MODE       parallel mode                      (default: the engine's)
 #   FINISH     who ends an iteration: any, checked, main, closing (default: the engine's)
 #   MAX_NODES  selftest's perft limit             (default 10000000)
@@ -26,6 +28,7 @@ DEPTH=${DEPTH:-13}
 BENCH_DEPTH=${BENCH_DEPTH:-12}
 BENCH_COUNT=${BENCH_COUNT:-4}
 MAX_NODES=${MAX_NODES:-10000000}
+RUNS=${RUNS:-3}
 RESULTS=${RESULTS:-gpu-search-results}
 mode=()
 if [[ -n "${MODE:-}" ]]; then
@@ -57,14 +60,18 @@ for backend in $BACKENDS; do
         echo
         echo "== benchsmp, $backend, $positions positions ($count), depth $depth"
         "$KOGGE" benchsmp --backend "$backend" --positions "$positions" --count "$count" \
-            --depth "$depth" --workers "$WORKERS" "${mode[@]}" --json >"$out"
+            --depth "$depth" --workers "$WORKERS" --runs "$RUNS" "${mode[@]}" --json >"$out"
         python3 - "$out" <<'PY'
 import json, sys
 rows = [json.loads(line) for line in open(sys.argv[1])]
-print(f"{'workers':>8} {'nodes':>13} {'seconds':>9} {'nodes/s':>13} {'nps x':>8} {'ttd x':>7}")
+print(f"{'workers':>8} {'nodes':>13} {'seconds':>9} {'nodes/s':>13} {'nps x':>8} {'ttd x':>7} "
+      f"{'runs':>5} {'min s':>8} {'max s':>8}")
 for r in rows:
-    print(f"{r['workers']:>8} {r['nodes']:>13} {r['seconds']:>9.3f} {r['nps']:>13.0f} "
-          f"{r['nps_speedup']:>8.1f} {r['ttd_speedup']:>7.2f}")
+    # Rows saved before `--runs` existed are one run each.
+    runs = r.get("runs", 1)
+    low, high = r.get("seconds_min", r["seconds"]), r.get("seconds_max", r["seconds"])
+    print(f"{r['workers']:>8} {r['nodes']:>13.0f} {r['seconds']:>9.3f} {r['nps']:>13.0f} "
+          f"{r['nps_speedup']:>8.1f} {r['ttd_speedup']:>7.2f} {runs:>5} {low:>8.3f} {high:>8.3f}")
 PY
     done
 done

@@ -2,7 +2,10 @@
 //! each worker count (1, 2, 4, … by default) every position is searched to a fixed depth from a
 //! fresh table; the table gives nodes per second and time to depth, and both as speedups over
 //! the first row. One kernel build serves every row: the workers are allocated once for the
-//! largest count and fewer are launched.
+//! largest count and fewer are launched. With `--runs N` each row with several workers searches
+//! the positions N times and reports the mean: such a search's time to a depth varies by up to 3
+//! times from run to run, with which of near-equal root moves the earlier iterations settled on
+//! (forty-ninth session, docs/PERFORMANCE.md), so one run a row says little.
 
 use crate::bench::POSITIONS;
 use anyhow::{Context, Result, bail};
@@ -57,6 +60,12 @@ pub struct BenchSmpArgs {
     #[arg(long, value_parser = ["any", "checked", "main", "closing"])]
     pub finish: Option<String>,
 
+    /// Searches of the positions a row with several workers makes, each from a cleared table;
+    /// the row gives their mean and the fastest and slowest run's time. One worker's search is
+    /// deterministic (the same nodes every run), so its row is searched once.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    pub runs: u32,
+
     /// Print one JSON object per row instead of the table.
     #[arg(long)]
     pub json: bool,
@@ -64,8 +73,24 @@ pub struct BenchSmpArgs {
 
 struct Row {
     workers: usize,
+    /// Runs over the positions, and their nodes and time summed.
+    runs: u32,
     nodes: u64,
     time: Duration,
+    /// The fastest and the slowest run.
+    fastest: Duration,
+    slowest: Duration,
+}
+
+impl Row {
+    /// The mean run's seconds and nodes.
+    fn mean_secs(&self) -> f64 {
+        (self.time.as_secs_f64() / f64::from(self.runs)).max(1e-9)
+    }
+
+    fn mean_nodes(&self) -> f64 {
+        self.nodes as f64 / f64::from(self.runs)
+    }
 }
 
 /// The first `count` positions of an EPD or FEN file; a line that does not parse is an error, so
@@ -149,8 +174,16 @@ pub fn run(args: &BenchSmpArgs) -> Result<ExitCode> {
             finisher.name()
         );
         println!(
-            "{:>8} {:>14} {:>10} {:>14} {:>12} {:>12}",
-            "workers", "nodes", "time s", "nodes/s", "nps speedup", "ttd speedup"
+            "{:>8} {:>14} {:>10} {:>14} {:>12} {:>12} {:>5} {:>8} {:>8}",
+            "workers",
+            "nodes",
+            "time s",
+            "nodes/s",
+            "nps speedup",
+            "ttd speedup",
+            "runs",
+            "min s",
+            "max s"
         );
     }
     // A first search outside the table: drivers that compile or load lazily (PoCL builds the
@@ -173,30 +206,40 @@ pub fn run(args: &BenchSmpArgs) -> Result<ExitCode> {
     let mut rows: Vec<Row> = Vec::new();
     for &workers in &counts {
         gpu.set_active_workers(workers);
+        let runs = if workers == 1 { 1 } else { args.runs };
         let mut row = Row {
             workers,
+            runs,
             nodes: 0,
             time: Duration::ZERO,
+            fastest: Duration::MAX,
+            slowest: Duration::ZERO,
         };
-        for board in &positions {
-            gpu.clear().context("clearing the table")?;
-            let position = GamePosition::new(*board);
-            let legal: Vec<_> = board.legal_moves().iter().copied().collect();
-            let start = Instant::now();
-            let result = iterative_deepening(
-                &mut gpu,
-                &position,
-                &Limits::depth(args.depth),
-                &SearchControl::new(),
-                &(),
-                &legal,
-                start,
-                Duration::ZERO,
-                1,
-            )
-            .context("GPU search")?;
-            row.time += start.elapsed();
-            row.nodes += result.nodes;
+        for _ in 0..runs {
+            let mut run_time = Duration::ZERO;
+            for board in &positions {
+                gpu.clear().context("clearing the table")?;
+                let position = GamePosition::new(*board);
+                let legal: Vec<_> = board.legal_moves().iter().copied().collect();
+                let start = Instant::now();
+                let result = iterative_deepening(
+                    &mut gpu,
+                    &position,
+                    &Limits::depth(args.depth),
+                    &SearchControl::new(),
+                    &(),
+                    &legal,
+                    start,
+                    Duration::ZERO,
+                    1,
+                )
+                .context("GPU search")?;
+                run_time += start.elapsed();
+                row.nodes += result.nodes;
+            }
+            row.time += run_time;
+            row.fastest = row.fastest.min(run_time);
+            row.slowest = row.slowest.max(run_time);
         }
         print_row(&row, rows.first(), args.json.then_some(&setup));
         rows.push(row);
@@ -204,26 +247,26 @@ pub fn run(args: &BenchSmpArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// One row, as a table line or (with `json`, the set-up's fields to add) a JSON object.
+/// One row, as a table line or (with `json`, the set-up's fields to add) a JSON object: the
+/// mean run's nodes and time, and the speedups of the means over the first row's.
 fn print_row(row: &Row, first: Option<&Row>, json: Option<&str>) {
-    let secs = row.time.as_secs_f64().max(1e-9);
-    let nps = row.nodes as f64 / secs;
+    let secs = row.mean_secs();
+    let nodes = row.mean_nodes();
+    let nps = nodes / secs;
     let (nps_up, ttd_up) = match first {
-        Some(f) => {
-            let f_secs = f.time.as_secs_f64().max(1e-9);
-            (nps / (f.nodes as f64 / f_secs), f_secs / secs)
-        }
+        Some(f) => (nps / (f.mean_nodes() / f.mean_secs()), f.mean_secs() / secs),
         None => (1.0, 1.0),
     };
+    let (fastest, slowest) = (row.fastest.as_secs_f64(), row.slowest.as_secs_f64());
     if let Some(setup) = json {
         println!(
-            "{{\"workers\":{},\"nodes\":{},\"seconds\":{:.4},\"nps\":{:.0},\"nps_speedup\":{:.2},\"ttd_speedup\":{:.2},{setup}}}",
-            row.workers, row.nodes, secs, nps, nps_up, ttd_up
+            "{{\"workers\":{},\"nodes\":{:.0},\"seconds\":{:.4},\"nps\":{:.0},\"nps_speedup\":{:.2},\"ttd_speedup\":{:.2},\"runs\":{},\"seconds_min\":{:.4},\"seconds_max\":{:.4},{setup}}}",
+            row.workers, nodes, secs, nps, nps_up, ttd_up, row.runs, fastest, slowest
         );
     } else {
         println!(
-            "{:>8} {:>14} {:>10.3} {:>14.0} {:>12.2} {:>12.2}",
-            row.workers, row.nodes, secs, nps, nps_up, ttd_up
+            "{:>8} {:>14.0} {:>10.3} {:>14.0} {:>12.2} {:>12.2} {:>5} {:>8.3} {:>8.3}",
+            row.workers, nodes, secs, nps, nps_up, ttd_up, row.runs, fastest, slowest
         );
     }
 }

@@ -88,3 +88,67 @@ fn the_table_covers_the_files_first_positions() {
         .expect("nodes");
     assert!(nodes > 0, "{text}");
 }
+
+#[test]
+fn zero_runs_are_refused() {
+    let out = kogge(&["benchsmp", "--runs", "0", "--workers", "1"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(err.contains("--runs"), "{err}");
+}
+
+#[test]
+fn runs_are_averaged_for_several_workers_only() {
+    let out = kogge(&[
+        "benchsmp",
+        "--backend",
+        "opencl",
+        "--positions",
+        "start",
+        "--workers",
+        "1,2",
+        "--depth",
+        "3",
+        "--runs",
+        "2",
+        "--json",
+    ]);
+    let (text, err) = (stdout(&out), stderr(&out));
+    if out.status.code() != Some(0) && err.contains("no GPU device") {
+        no_opencl_device("benchsmp", &err);
+        return;
+    }
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "stdout:\n{text}\nstderr:\n{err}"
+    );
+    // Each row's fields as numbers, by name (the rows are flat JSON objects).
+    let field = |row: &str, name: &str| -> f64 {
+        let at = row
+            .find(&format!("\"{name}\":"))
+            .unwrap_or_else(|| panic!("no {name} in {row}"));
+        let rest = &row[at + name.len() + 3..];
+        let end = rest.find([',', '}']).expect("a field's end");
+        rest[..end]
+            .parse()
+            .unwrap_or_else(|_| panic!("{name} in {row}"))
+    };
+    let rows: Vec<&str> = text.lines().filter(|l| l.starts_with('{')).collect();
+    assert_eq!(rows.len(), 2, "{text}");
+    // One worker's search is deterministic: searched once.
+    assert_eq!(field(rows[0], "workers"), 1.0);
+    assert_eq!(field(rows[0], "runs"), 1.0);
+    assert_eq!(field(rows[1], "workers"), 2.0);
+    assert_eq!(field(rows[1], "runs"), 2.0);
+    for row in rows {
+        let (min, mean, max) = (
+            field(row, "seconds_min"),
+            field(row, "seconds"),
+            field(row, "seconds_max"),
+        );
+        // Printed to 0.1 ms each: the mean lies between the runs up to that rounding.
+        assert!(min <= mean + 1e-4 && mean <= max + 1e-4, "{row}");
+        assert!(field(row, "nodes") > 0.0, "{row}");
+    }
+}
