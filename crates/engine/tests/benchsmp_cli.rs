@@ -5,6 +5,23 @@ mod common;
 
 use common::{kogge, no_opencl_device, stderr, stdout};
 
+/// `kogge ARGS` on PoCL's or another OpenCL device: its stdout once it succeeded, or None where
+/// the machine has no OpenCL device (noted, as the other GPU tests do).
+fn on_opencl(args: &[&str]) -> Option<String> {
+    let out = kogge(args);
+    let (text, err) = (stdout(&out), stderr(&out));
+    if out.status.code() != Some(0) && err.contains("no GPU device") {
+        no_opencl_device("benchsmp", &err);
+        return None;
+    }
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "stdout:\n{text}\nstderr:\n{err}"
+    );
+    Some(text)
+}
+
 fn temp_file(name: &str, text: &str) -> std::path::PathBuf {
     let path = std::env::temp_dir().join(format!("kogge-benchsmp-{}-{name}", std::process::id()));
     std::fs::write(&path, text).expect("a temporary file");
@@ -52,7 +69,7 @@ fn the_table_covers_the_files_first_positions() {
         "three.fen",
         "8/5k2/8/8/3K4/8/4P3/8 w - - 0 60\n8/8/4k3/8/8/2R5/4K3/8 b - -\nr1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3\n",
     );
-    let out = kogge(&[
+    let text = on_opencl(&[
         "benchsmp",
         "--backend",
         "opencl",
@@ -66,16 +83,7 @@ fn the_table_covers_the_files_first_positions() {
         "3",
     ]);
     std::fs::remove_file(&path).ok();
-    let (text, err) = (stdout(&out), stderr(&out));
-    if out.status.code() != Some(0) && err.contains("no GPU device") {
-        no_opencl_device("benchsmp", &err);
-        return;
-    }
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "stdout:\n{text}\nstderr:\n{err}"
-    );
+    let Some(text) = text else { return };
     assert!(text.contains("depth 3, 2 position(s)"), "{text}");
     let row = text
         .lines()
@@ -99,7 +107,7 @@ fn zero_runs_are_refused() {
 
 #[test]
 fn runs_are_averaged_for_several_workers_only() {
-    let out = kogge(&[
+    let Some(text) = on_opencl(&[
         "benchsmp",
         "--backend",
         "opencl",
@@ -112,17 +120,9 @@ fn runs_are_averaged_for_several_workers_only() {
         "--runs",
         "2",
         "--json",
-    ]);
-    let (text, err) = (stdout(&out), stderr(&out));
-    if out.status.code() != Some(0) && err.contains("no GPU device") {
-        no_opencl_device("benchsmp", &err);
+    ]) else {
         return;
-    }
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "stdout:\n{text}\nstderr:\n{err}"
-    );
+    };
     // Each row's fields as numbers, by name (the rows are flat JSON objects).
     let field = |row: &str, name: &str| -> f64 {
         let at = row
