@@ -1178,7 +1178,14 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
                 gives_check = settle_gives_check(kept_w);
             } else {
                 make_move_of(&child, m, moving);
+                /* A prunable move is here only because may_give_check said it may check (step
+                 * 11); another is asked now, and tested on the board only if it may
+                 * (CHECK_FILTER). */
+#if CHECK_FILTER
+                gives_check = (prunable || may_give_check(&cur, lines, m)) ? (u32)king_in_check(&child, lines) : 0u;
+#else
                 gives_check = (u32)king_in_check(&child, lines);
+#endif
             }
             u32 child_check = gives_check ? FLAG_IN_CHECK : 0u;
             if (prunable && !gives_check) {
