@@ -485,10 +485,18 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
                  * KEEP_CHILDREN every child of a list short enough has its word and key kept, for
                  * the move step to take rather than find again (search_table.h). */
                 u32 keep = KEEP_CHILDREN && f.n_moves <= KEEP_SLOTS;
-                if (settles || keep)
+                if (settles || keep) {
+#if CHECK_FILTER > 1
+                    /* The lanes whose move surely gives no check skip the board's test; the warp
+                     * waits for it only where some lane's move may check. */
+                    u32 checks = may_give_check(&cur, lines, mj) && king_in_check(&child, lines);
+#else
+                    u32 checks = (u32)king_in_check(&child, lines);
+#endif
                     my_lists[ply * MAX_MOVES + SETTLE_SLOTS + lane] = (settles ? w : 0u) |
                                                                       (keep ? SETTLE_KEPT : 0u) |
-                                                                      (king_in_check(&child, lines) ? SETTLE_CHECK : 0u);
+                                                                      (checks ? SETTLE_CHECK : 0u);
+                }
                 if (keep) {
                     my_lists[ply * MAX_MOVES + KEEP_SLOTS + 2u * lane] = (u32)ck;
                     my_lists[ply * MAX_MOVES + KEEP_SLOTS + 2u * lane + 1u] = (u32)(ck >> 32);
@@ -1430,7 +1438,11 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
                 u32 moving = piece_type_on(&cur, bit(m & 63u));
                 Board child = cur;
                 make_move_of(&child, m, moving);
+#if CHECK_FILTER
+                if (may_give_check(&cur, lines, m) && king_in_check(&child, lines)) c.flags |= FLAG_IN_CHECK;
+#else
                 if (king_in_check(&child, lines)) c.flags |= FLAG_IN_CHECK;
+#endif
                 c.halfmove = halfmove_after(&cur, m, f.halfmove);
                 key = key_after(&cur, &child, key, m, moving);
                 cur = child;

@@ -65,7 +65,8 @@
  * same laps) says the move may check: its 0 is exact, and it says 1 for about 0.6% of the moves
  * that give none, so the answer and the tree are the same (one worker on PoCL: 68,564 nodes for
  * bench x4 to depth 9, 152,537 for bench x8, either way). 0, the default until it is timed on a
- * GPU: every made move's child tested. */
+ * GPU: every made move's child tested. 2: ETC's round as well, each lane for its child (a
+ * lane whose move may check still makes the warp wait for its test). */
 #ifndef CHECK_FILTER
 #define CHECK_FILTER 0
 #endif
