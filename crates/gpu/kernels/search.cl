@@ -486,13 +486,9 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
                  * the move step to take rather than find again (search_table.h). */
                 u32 keep = KEEP_CHILDREN && f.n_moves <= KEEP_SLOTS;
                 if (settles || keep) {
-#if CHECK_FILTER > 1
-                    /* The lanes whose move surely gives no check skip the board's test; the warp
-                     * waits for it only where some lane's move may check. */
-                    u32 checks = may_give_check(&cur, lines, mj) && king_in_check(&child, lines);
-#else
-                    u32 checks = (u32)king_in_check(&child, lines);
-#endif
+                    /* Filtered only from CHECK_FILTER 2: a lane whose move may check still makes
+                     * the warp wait for its test. */
+                    u32 checks = child_in_check(&cur, &child, lines, mj, CHECK_FILTER < 2);
                     my_lists[ply * MAX_MOVES + SETTLE_SLOTS + lane] = (settles ? w : 0u) |
                                                                       (keep ? SETTLE_KEPT : 0u) |
                                                                       (checks ? SETTLE_CHECK : 0u);
@@ -1187,13 +1183,8 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
             } else {
                 make_move_of(&child, m, moving);
                 /* A prunable move is here only because may_give_check said it may check (step
-                 * 11); another is asked now, and tested on the board only if it may
-                 * (CHECK_FILTER). */
-#if CHECK_FILTER
-                gives_check = (prunable || may_give_check(&cur, lines, m)) ? (u32)king_in_check(&child, lines) : 0u;
-#else
-                gives_check = (u32)king_in_check(&child, lines);
-#endif
+                 * 11). */
+                gives_check = child_in_check(&cur, &child, lines, m, prunable);
             }
             u32 child_check = gives_check ? FLAG_IN_CHECK : 0u;
             if (prunable && !gives_check) {
@@ -1438,11 +1429,7 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
                 u32 moving = piece_type_on(&cur, bit(m & 63u));
                 Board child = cur;
                 make_move_of(&child, m, moving);
-#if CHECK_FILTER
-                if (may_give_check(&cur, lines, m) && king_in_check(&child, lines)) c.flags |= FLAG_IN_CHECK;
-#else
-                if (king_in_check(&child, lines)) c.flags |= FLAG_IN_CHECK;
-#endif
+                if (child_in_check(&cur, &child, lines, m, 0u)) c.flags |= FLAG_IN_CHECK;
                 c.halfmove = halfmove_after(&cur, m, f.halfmove);
                 key = key_after(&cur, &child, key, m, moving);
                 cur = child;
