@@ -485,14 +485,10 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
                  * KEEP_CHILDREN every child of a list short enough has its word and key kept, for
                  * the move step to take rather than find again (search_table.h). */
                 u32 keep = KEEP_CHILDREN && f.n_moves <= KEEP_SLOTS;
-                if (settles || keep) {
-                    /* Filtered only from CHECK_FILTER 2: a lane whose move may check still makes
-                     * the warp wait for its test. */
-                    u32 checks = child_in_check(&cur, &child, lines, mj, CHECK_FILTER < 2);
+                if (settles || keep)
                     my_lists[ply * MAX_MOVES + SETTLE_SLOTS + lane] = (settles ? w : 0u) |
                                                                       (keep ? SETTLE_KEPT : 0u) |
-                                                                      (checks ? SETTLE_CHECK : 0u);
-                }
+                                                                      (king_in_check(&child, lines) ? SETTLE_CHECK : 0u);
                 if (keep) {
                     my_lists[ply * MAX_MOVES + KEEP_SLOTS + 2u * lane] = (u32)ck;
                     my_lists[ply * MAX_MOVES + KEEP_SLOTS + 2u * lane + 1u] = (u32)(ck >> 32);
@@ -1182,9 +1178,7 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
                 gives_check = settle_gives_check(kept_w);
             } else {
                 make_move_of(&child, m, moving);
-                /* A prunable move is here only because may_give_check said it may check (step
-                 * 11). */
-                gives_check = child_in_check(&cur, &child, lines, m, prunable);
+                gives_check = (u32)king_in_check(&child, lines);
             }
             u32 child_check = gives_check ? FLAG_IN_CHECK : 0u;
             if (prunable && !gives_check) {
@@ -1429,7 +1423,7 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
                 u32 moving = piece_type_on(&cur, bit(m & 63u));
                 Board child = cur;
                 make_move_of(&child, m, moving);
-                if (child_in_check(&cur, &child, lines, m, 0u)) c.flags |= FLAG_IN_CHECK;
+                if (king_in_check(&child, lines)) c.flags |= FLAG_IN_CHECK;
                 c.halfmove = halfmove_after(&cur, m, f.halfmove);
                 key = key_after(&cur, &child, key, m, moving);
                 cur = child;

@@ -93,20 +93,6 @@ DEVICE_FN i32 order_value(u32 type) {
     }
 }
 
-/* Whether `child`, made by move m from `parent`, is in check. With CHECK_FILTER the board is
- * tested only where may_give_check says the move may check (its 0 is exact); `may` 1: the caller
- * already knows it does. */
-DEVICE_FN u32 child_in_check(const Board *parent, const Board *child, const GLOBAL u64 *lines, Move m, u32 may) {
-#if CHECK_FILTER
-    if (!may && !may_give_check(parent, lines, m)) return 0u;
-#else
-    (void)parent;
-    (void)m;
-    (void)may;
-#endif
-    return (u32)king_in_check(child, lines);
-}
-
 /* Whether move m gives check: made only when gives_check.h cannot rule it out. */
 DEVICE_FN u32 move_gives_check(const Board *b, const GLOBAL u64 *lines, Move m) {
     if (!may_give_check(b, lines, m)) return 0;

@@ -60,18 +60,6 @@
 #ifndef SETTLE_AGAIN
 #define SETTLE_AGAIN 1
 #endif
-/* CHECK_FILTER 1: the move step (and a re-search) tests the child's king (king_in_check, 851
- * cycles a turn on the H100 by the forty-first session's laps) only where may_give_check
- * (gives_check.h, 186 by the same laps) says the move may check (child_in_check): its 0 is exact,
- * and it says 1 for about 0.6% of the moves that give none, so the answer and the tree are the
- * same (one worker on PoCL: 68,564 nodes for bench x4 to depth 9, 152,537 for bench x8, either
- * way). 0, the default until it is timed on a GPU: every made move's child tested. 2: ETC's round
- * as well, each lane for its child (a lane whose move may check still makes the warp wait for
- * its test). */
-#ifndef CHECK_FILTER
-#define CHECK_FILTER 0
-#endif
-
 /* Where ETC's round keeps the entries of the children it marks: a ply's list words from
  * SETTLE_SLOTS on, one per lane, which no list reaches (a position has at most 218 legal moves;
  * a node with more than SETTLE_SLOTS settles none). */

@@ -50,10 +50,9 @@ fn search_kernel_compiles_for_sm_90() {
     // noise orders than multiprocessors), NMP_VERIFY on (the null move's verification),
     // NOISE_MIN_DEPTH 4 (helpers' noise only four plies or more from the horizon), TT_SETTLE 0
     // (children not settled from their parent), TT_SETTLE 2 (settled, and counted),
-    // TT_SETTLE_PV 0 (not by PV nodes), SETTLE_AGAIN 0 (one round a node), STORE_EVAL 0
-    // (evaluations at stand pat and reverse futility not kept) and CHECK_FILTER 1 and 2 (a made
-    // move's child, then ETC's children too, tested for check only where the move may give one);
-    // and the diagnostic DIAG_CYCLES (the parts' cycles, read from %clock64).
+    // TT_SETTLE_PV 0 (not by PV nodes), SETTLE_AGAIN 0 (one round a node) and STORE_EVAL 0
+    // (evaluations at stand pat and reverse futility not kept); and the
+    // diagnostic DIAG_CYCLES (the parts' cycles, read from %clock64).
     let defines: Vec<(&str, String)> = kogge_search_gpu::search_defines();
     for (variant, value) in [
         ("YBWC", "1"),
@@ -69,8 +68,6 @@ fn search_kernel_compiles_for_sm_90() {
         ("SETTLE_AGAIN", "0"),
         ("STORE_EVAL", "0"),
         ("DIAG_CYCLES", "1"),
-        ("CHECK_FILTER", "1"),
-        ("CHECK_FILTER", "2"),
     ] {
         let ptx = compile_cuda_for_check(
             &kogge_search_gpu::search_source(),
