@@ -87,6 +87,7 @@ section "Match harness"
 timed python3 -m pip install --quiet --disable-pip-version-check -r tools/match/requirements.txt
 timed python3 -m unittest discover tools/match
 timed python3 -m unittest discover -s bench -p 'test_*.py'  # bench/'s A/B table and trace sums
+timed python3 -m unittest discover -s tools -p 'test_sass_profile.py'  # the profile's hot-code measure
 timed python3 tools/match/match.py --engine1 target/release/kogge --name1 kogge-uci \
     --engine2 "target/release/kogge xboard" --proto2 xboard --name2 kogge-xboard \
     --tc 1+0.01 --games 4 --fail-on-errors

@@ -9,8 +9,10 @@ cubin must be the one that ran: the same source, defines and NVRTC version.
 
 Usage: tools/sass-profile.py --csv pos3-sass.csv --cubin kernel-0.cubin --source kernel-0.cu
        [--kernel NAME] [--nvdisasm PATH] [--top 40]
-Prints the functions and then the source lines with the most warp instructions executed, with
-the thread instructions (lanes doing work), the stall samples and the main stall reasons.
+Prints how much distinct code the executions were spread over (the fewest instructions and
+128-byte lines making up 50%, 90% and 99% of them: what the instruction caches must hold), then
+the functions and the source lines with the most warp instructions executed, with the thread
+instructions (lanes doing work), the stall samples and the main stall reasons.
 
 Without --csv (--kernel then required) it prints the static size instead: instructions by the
 function and line they were compiled from (inlined code counts where it was written), and by
@@ -137,6 +139,33 @@ def static_size(sass, lines, args):
         print(f"{line:5} {n:6}  {describe(line, *lines)[1][:90]}")
 
 
+def hot_footprint(executed, shares=(0.5, 0.9, 0.99), line_bytes=128):
+    """How much distinct code the executions were spread over: for each share, the fewest
+    instructions and the fewest `line_bytes` cache lines whose executions make up that share of
+    all executed. `executed` holds (byte offset, executions) per instruction. Returns
+    (share, instructions, lines) for each share, then (1.0, instructions, lines) of all the code
+    that ran at all. With several workers an SM, each running its own part of the kernel, the
+    instruction caches (about 32 KB at full speed, PERFORMANCE.md) hold the hot code only if it
+    is small, so this says how far a hot path is from fitting."""
+    total = sum(n for _, n in executed)
+    by_line = defaultdict(float)
+    for off, n in executed:
+        by_line[off // line_bytes] += n
+
+    def fewest(counts, share):
+        need, got = share * total, 0.0
+        for k, n in enumerate(sorted(counts, reverse=True)):
+            if got >= need:
+                return k
+            got += n
+        return len([n for n in counts if n > 0])
+
+    insns = [n for _, n in executed]
+    rows = [(share, fewest(insns, share), fewest(list(by_line.values()), share)) for share in shares]
+    rows.append((1.0, sum(1 for n in insns if n > 0), sum(1 for n in by_line.values() if n > 0)))
+    return rows
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--csv", help="ncu's SASS page; without it, the static size")
@@ -177,6 +206,13 @@ def main():
             by_line[line][c] += v
             by_func[func][c] += v
             total[c] += v
+
+    print(f"{args.kernel}: hot code, executions covered by the fewest instructions and 128-byte lines:")
+    for share, insns, lines_hot in hot_footprint([(off, num(r.get("Instructions Executed", "0")))
+                                                   for (off, _, _), r in zip(sass, rows)]):
+        what = "all that ran" if share == 1.0 else f"{share:.0%} of executions"
+        print(f"  {what:>18}: {insns} instructions ({16 * insns / 1024:.1f} KiB), "
+              f"{lines_hot} lines ({128 * lines_hot / 1024:.1f} KiB)")
 
     def reasons(d):
         top = sorted(((d[c], c[6:]) for c in stall_cols), reverse=True)[:3]
