@@ -28,6 +28,9 @@ pub struct Breakdown {
     /// The game phase, 0 (pawn endgame) to 24 (opening).
     pub phase: i32,
     pub side_to_move: Color,
+    /// King and pawn against king, drawn by the table ([`crate::kpk`]): the evaluation is 0
+    /// whatever the terms add up to.
+    pub known_draw: bool,
 }
 
 impl Breakdown {
@@ -40,6 +43,7 @@ impl Breakdown {
             }),
             phase: phase(board),
             side_to_move: board.side_to_move(),
+            known_draw: crate::kpk::is_draw(board),
         }
     }
 
@@ -48,8 +52,11 @@ impl Breakdown {
         self.terms.iter().map(TermScores::total).sum()
     }
 
-    /// The blended evaluation from white's point of view, in centipawns.
+    /// The blended evaluation from white's point of view, in centipawns (0 for a known draw).
     pub fn white_view(&self) -> i32 {
+        if self.known_draw {
+            return 0;
+        }
         self.total().blend(self.phase)
     }
 
@@ -97,6 +104,12 @@ impl fmt::Display for Breakdown {
             " Phase: {} / {MAX_PHASE} (24 opening, 0 pawn endgame)",
             self.phase
         )?;
+        if self.known_draw {
+            writeln!(
+                f,
+                " King and pawn against king, drawn by the KPK table: the evaluation is 0"
+            )?;
+        }
         writeln!(
             f,
             " Final evaluation: {:+} cp (white side), {:+} cp for the side to move ({})",

@@ -14,6 +14,7 @@
 
 mod breakdown;
 mod king;
+pub mod kpk;
 mod masks;
 mod mirror;
 mod pawns;
@@ -136,7 +137,7 @@ pub fn white_score_with(board: &Board, w: &Weights, trace: &mut impl Trace) -> S
 }
 
 /// The evaluation in centipawns from the side to move's point of view (positive: good for the
-/// side to move).
+/// side to move); 0 for a drawn king and pawn against king ([`kpk`]).
 pub fn evaluate(board: &Board) -> i32 {
     evaluate_with(board, &Weights::DEFAULT)
 }
@@ -144,6 +145,9 @@ pub fn evaluate(board: &Board) -> i32 {
 /// [`evaluate`] with weights `w` (the tuner's check that rounded weights score as expected).
 #[inline(always)]
 pub fn evaluate_with(board: &Board, w: &Weights) -> i32 {
+    if kpk::is_draw(board) {
+        return 0;
+    }
     let white = white_score_with(board, w, &mut NoTrace).blend(phase(board));
     match board.side_to_move() {
         Color::White => white,

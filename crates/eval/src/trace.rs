@@ -68,12 +68,15 @@ impl Coefficients {
     }
 }
 
-/// The coefficients of `board` (they do not depend on the weights).
+/// The coefficients of `board` (they do not depend on the weights); all 0 for a drawn king and
+/// pawn against king, which [`evaluate`](crate::evaluate) scores 0 whatever the weights.
 pub fn trace(board: &Board) -> Coefficients {
     let mut c = Coefficients {
         counts: vec![0; param::COUNT],
         phase: phase(board),
     };
-    white_score_with(board, &Weights::DEFAULT, &mut c);
+    if !crate::kpk::is_draw(board) {
+        white_score_with(board, &Weights::DEFAULT, &mut c);
+    }
     c
 }

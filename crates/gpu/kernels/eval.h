@@ -292,16 +292,39 @@ HEAVY_FN EvalScore eval_piece(const Board *b, const GLOBAL u64 *t, const EvalCon
 
 /* ---- The evaluation ------------------------------------------------------------------------ */
 
+/* King and pawn against king, drawn by crates/eval's table (kpk.rs; its words at LINE_KPK of
+ * line_attacks.h's table `t`): the position seen from the side with the pawn, files e to h
+ * mirrored, and the bit of kogge_eval::kpk::index clear. */
+DEVICE_FN u32 kpk_draw(const Board *b, const GLOBAL u64 *t) {
+    u64 pawns = b->pieces[PAWN];
+    if (popc(b->colors[WHITE] | b->colors[BLACK]) != 3u || popc(pawns) != 1u) return 0u;
+    u32 strong = (pawns & b->colors[BLACK]) ? BLACK : WHITE;
+    u32 flip = strong == WHITE ? 0u : 56u;
+    u32 p = lsb(pawns) ^ flip;
+    u32 sk = lsb(b->pieces[KING] & b->colors[strong]) ^ flip;
+    u32 wk = lsb(b->pieces[KING] & b->colors[strong ^ 1u]) ^ flip;
+    if ((p & 7u) >= 4u) {
+        p ^= 7u;
+        sk ^= 7u;
+        wk ^= 7u;
+    }
+    u32 i = (((b->side == strong ? 0u : 1u) * 64u + sk) * 64u + wk) * 24u + (p & 7u) * 6u + (p >> 3) - 1u;
+    return ((t[LINE_KPK + (i >> 6)] >> (i & 63u)) & 1UL) == 0UL;
+}
+
 /* Steps 6 and 7 below, from the per-piece terms summed over every piece (`pieces`, white's view)
  * and the attack on each king: the per-side terms, white's minus black's, in the order of
- * crates/eval; the blend by the phase; the side to move's view. */
-DEVICE_FN i32 eval_finish(const Board *b, const EvalContext *x, EvalScore pieces, i32 on_white, i32 on_black) {
+ * crates/eval; the blend by the phase; the side to move's view; 0 for a drawn king and pawn
+ * against king, as kogge_eval::evaluate. */
+DEVICE_FN i32 eval_finish(const Board *b, const GLOBAL u64 *lines, const EvalContext *x, EvalScore pieces, i32 on_white,
+                          i32 on_black) {
     EvalScore total = pieces;
     total = eval_add(total, eval_sub(material(b, WHITE), material(b, BLACK)));
     total = eval_add(total, eval_sub(king_safety(b, x, WHITE, on_white), king_safety(b, x, BLACK, on_black)));
     total = eval_add(total, eval_sub(bishop_pair(b, WHITE), bishop_pair(b, BLACK)));
     total = eval_add(total, eval_sub(tempo(b, WHITE), tempo(b, BLACK)));
     i32 white = eval_blend(total, phase(b));
+    if (kpk_draw(b, lines)) return 0;
     return b->side == WHITE ? white : -white;
 }
 
@@ -356,7 +379,7 @@ DEVICE_FN i32 evaluate(const Board *b, const GLOBAL u64 *lines, u32 lane, LOCAL_
     /* Step 5. Every lane has read the sums: scratch is free for the caller again. Steps 6 and 7:
      * eval_finish. */
     BARRIER();
-    return eval_finish(b, &x, eval_score(mg, eg), on_white, on_black);
+    return eval_finish(b, lines, &x, eval_score(mg, eg), on_white, on_black);
 }
 
 /* The same evaluation by one lane alone, every piece in turn: for a search in which each lane
@@ -370,5 +393,5 @@ DEVICE_FN i32 evaluate_alone(const Board *b, const GLOBAL u64 *lines) {
     i32 attack_on_white = 0, attack_on_black = 0;
     for (u64 rest = x.occupied; rest; rest &= rest - 1UL)
         sum = eval_add(sum, eval_piece(b, lines, &x, lsb(rest), &attack_on_white, &attack_on_black));
-    return eval_finish(b, &x, sum, attack_on_white, attack_on_black);
+    return eval_finish(b, lines, &x, sum, attack_on_white, attack_on_black);
 }

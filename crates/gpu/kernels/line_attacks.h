@@ -5,8 +5,8 @@
  * Why not board.h's fills: four of some twenty-five instructions each per kind of line, and the
  * search's code must stay small (with sixteen warps per multiprocessor most of its stalls were
  * waits for instructions). Why not lookup.h's magics: their rook table is 800 KB, an L2 access
- * per lookup for a search that waits on every result; this table is 11 KB and stays in the L1
- * cache. A line costs one multiply, one load and a few logic operations.
+ * per lookup for a search that waits on every result; this table's lookups are 11 KB and stay in
+ * the L1 cache. A line costs one multiply, one load and a few logic operations.
  *
  * The table (crates/search-gpu/src/line_table.rs, LINE_TABLE_WORDS words, made from the CPU's
  * attacks):
@@ -17,7 +17,9 @@
  *     its inner squares occupied as `index` says (bit i: rank 6 - i);
  *   LINE_KNIGHT, LINE_KING + square, LINE_PAWN + 64 * colour + square: the leapers' attacks,
  *     one load where the shifts of board.h's set-wise functions take some twenty instructions;
- *   LINE_DIAGONAL, LINE_ANTIDIAGONAL + square: board.h's diagonal_of and antidiagonal_of.
+ *   LINE_DIAGONAL, LINE_ANTIDIAGONAL + square: board.h's diagonal_of and antidiagonal_of;
+ *   LINE_KPK: the evaluation's king and pawn against king table (crates/eval's kpk, 3,072 words
+ *     of a bit a position), read only for such an ending (eval.h's kpk_draw).
  * A line with one square per file (a rank, a diagonal) brings its squares' occupancy to the top
  * six bits of the product with the b-file; a file, shifted onto the a-file, does so (in reverse
  * order) in the product with the c2-h7 diagonal. The slider's own square may be in the index:
@@ -29,7 +31,8 @@
 #define LINE_PAWN 1152u
 #define LINE_DIAGONAL 1280u
 #define LINE_ANTIDIAGONAL 1344u
-#define LINE_TABLE_WORDS 1408u
+#define LINE_KPK 1408u
+#define LINE_TABLE_WORDS 4480u
 
 DEVICE_FN u64 diagonal_at(const GLOBAL u64 *t, u32 sq) { return t[LINE_DIAGONAL + sq]; }
 DEVICE_FN u64 antidiagonal_at(const GLOBAL u64 *t, u32 sq) { return t[LINE_ANTIDIAGONAL + sq]; }

@@ -2,15 +2,16 @@
 //! lookups) and of the leapers, made from the CPU's attacks so that the two cannot disagree. The
 //! layout is the header's: 512 words of rank attacks by file and inner occupancy (copied to every
 //! rank), 512 of a-file attacks by rank and inner occupancy (bit `i` of the index is rank
-//! `6 - i`), then knight, king, white pawn and black pawn attacks by square, and the diagonal and
-//! the anti-diagonal through each square.
+//! `6 - i`), then knight, king, white pawn and black pawn attacks by square, the diagonal and
+//! the anti-diagonal through each square, and last the evaluation's king-and-pawn-against-king
+//! table (`kogge_eval::kpk`), which only the evaluation of such an ending reads.
 
 use kogge_chess::Bitboard;
 use kogge_chess::attacks;
 use kogge_chess::types::{Color, Square};
 
 /// Words in the table (`LINE_TABLE_WORDS` in the header).
-const LINE_TABLE_WORDS: usize = 1408;
+const LINE_TABLE_WORDS: usize = KPK + kogge_eval::kpk::WORDS;
 /// Where the a-file part starts (`LINE_FILE_ATTACKS`).
 const FILE_ATTACKS: usize = 512;
 /// Where the leapers' parts start (`LINE_KNIGHT`, `LINE_KING`, `LINE_PAWN`).
@@ -20,6 +21,9 @@ const PAWN: usize = 1152;
 /// Where the diagonals through each square start (`LINE_DIAGONAL`, `LINE_ANTIDIAGONAL`).
 const DIAGONAL: usize = 1280;
 const ANTIDIAGONAL: usize = 1344;
+/// Where the king-and-pawn-against-king table starts (`LINE_KPK`): `kogge_eval::kpk::words`, which
+/// the evaluation reads there for a position of two kings and a pawn (eval.h's `kpk_draw`).
+const KPK: usize = 1408;
 
 const RANK_1: u64 = 0xff;
 const FILE_A: u64 = 0x0101_0101_0101_0101;
@@ -76,6 +80,7 @@ pub fn line_table() -> Vec<u64> {
         t[DIAGONAL + sq] = diagonal_of(sq);
         t[ANTIDIAGONAL + sq] = antidiagonal_of(sq);
     }
+    t[KPK..].copy_from_slice(kogge_eval::kpk::words());
     t
 }
 
