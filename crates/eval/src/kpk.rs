@@ -234,6 +234,8 @@ mod tests {
         // The pawn outruns a king outside its square, and not one inside it.
         assert_eq!(probe_fen("8/8/8/8/1P6/8/8/K6k w - - 0 1"), Some(true));
         assert_eq!(probe_fen("8/8/8/8/1P3k2/8/8/K7 b - - 0 1"), Some(false));
+        // Only the double step outruns the king: one step, and the king gets into the square.
+        assert_eq!(probe_fen("8/8/8/7k/8/8/1P6/7K w - - 0 1"), Some(true));
         // The first draw upside down with black's pawn, and on the a-file.
         assert_eq!(probe_fen("8/8/7p/8/6k1/8/7K/8 b - - 0 1"), Some(false));
         assert_eq!(probe_fen("8/k7/8/1K6/8/P7/8/8 w - - 0 1"), Some(false));
