@@ -88,6 +88,30 @@ pub fn line_table() -> Vec<u64> {
 mod tests {
     use super::*;
 
+    #[test]
+    fn the_layout_is_the_headers() {
+        // line_attacks.h's defines, read from the header the kernels are built from.
+        let h = crate::eval_source::LINE_ATTACKS_H;
+        for (name, value) in [
+            ("LINE_FILE_ATTACKS", FILE_ATTACKS),
+            ("LINE_KNIGHT", KNIGHT),
+            ("LINE_KING", KING),
+            ("LINE_PAWN", PAWN),
+            ("LINE_DIAGONAL", DIAGONAL),
+            ("LINE_ANTIDIAGONAL", ANTIDIAGONAL),
+            ("LINE_KPK", KPK),
+            ("LINE_TABLE_WORDS", LINE_TABLE_WORDS),
+        ] {
+            assert!(
+                h.contains(&format!("#define {name} {value}u\n")),
+                "{name} is not {value} in line_attacks.h"
+            );
+        }
+        let t = line_table();
+        assert_eq!(t.len(), LINE_TABLE_WORDS);
+        assert_eq!(&t[KPK..], &kogge_eval::kpk::words()[..]);
+    }
+
     /// line_attacks.h's lookups, step for step.
     fn line_attacks(t: &[u64], sq: usize, occ: u64, line: u64) -> u64 {
         let index = ((occ & line).wrapping_mul(0x0202_0202_0202_0202) >> 58) as usize;
