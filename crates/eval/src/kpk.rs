@@ -167,7 +167,7 @@ fn solve() -> Box<[u64; WORDS]> {
 }
 
 /// A position's outcome from its moves': the strong side wins if one move wins, draws if every
-/// move draws; the weak side draws if one move draws, loses if every move loses.
+/// move draws; the weak side draws if one move draws, loses if every move loses (`by_moves`).
 fn classify(outcome: &[Outcome], i: usize) -> Outcome {
     let (strong_to_move, sk, wk, p) = decode(i);
     let mut children = Vec::with_capacity(10);
@@ -187,13 +187,7 @@ fn classify(outcome: &[Outcome], i: usize) -> Outcome {
                 children.push(outcome[index(false, sk, wk, p + 16)]);
             }
         }
-        if children.contains(&Outcome::Win) {
-            Outcome::Win
-        } else if children.iter().all(|&c| c == Outcome::Draw) {
-            Outcome::Draw
-        } else {
-            Outcome::Unknown
-        }
+        by_moves(&children, Outcome::Win, Outcome::Draw)
     } else {
         let mut to = king(wk) & !king(sk) & !pawn_attacks(p) & !(1 << p);
         while to != 0 {
@@ -201,13 +195,19 @@ fn classify(outcome: &[Outcome], i: usize) -> Outcome {
             to &= to - 1;
             children.push(outcome[index(true, sk, k, p)]);
         }
-        if children.contains(&Outcome::Draw) {
-            Outcome::Draw
-        } else if children.iter().all(|&c| c == Outcome::Win) {
-            Outcome::Win
-        } else {
-            Outcome::Unknown
-        }
+        by_moves(&children, Outcome::Draw, Outcome::Win)
+    }
+}
+
+/// The mover's outcome from its moves' (`children`): `good` if one move reaches it, `bad` if every
+/// move does (no move at all: the strong side stalemated, a draw), unknown yet otherwise.
+fn by_moves(children: &[Outcome], good: Outcome, bad: Outcome) -> Outcome {
+    if children.contains(&good) {
+        good
+    } else if children.iter().all(|&c| c == bad) {
+        bad
+    } else {
+        Outcome::Unknown
     }
 }
 
