@@ -67,6 +67,38 @@ pub fn is_draw(board: &Board) -> bool {
     probe(board) == Some(false)
 }
 
+/// The position of white's king, black's king and one pawn of `pawn_colour` on those squares (a1 =
+/// 0), `side` to move, if it is one: `None` where two share a square, the kings stand side by
+/// side, a pawn stands on the first or last rank or the side not to move is in check
+/// ([`Board::from_fen`]'s checks). For tests that go over many such endings.
+pub fn position(
+    white_king: usize,
+    black_king: usize,
+    pawn: usize,
+    pawn_colour: Color,
+    side: Color,
+) -> Option<Board> {
+    if white_king == black_king || pawn == white_king || pawn == black_king {
+        return None;
+    }
+    let mut squares = ['1'; 64];
+    squares[white_king] = 'K';
+    squares[black_king] = 'k';
+    squares[pawn] = if pawn_colour == Color::White {
+        'P'
+    } else {
+        'p'
+    };
+    // Every empty square a '1': Board::from_fen adds up the digits of a rank.
+    let ranks: Vec<String> = squares
+        .chunks(8)
+        .rev()
+        .map(|rank| rank.iter().collect())
+        .collect();
+    let to_move = if side == Color::White { "w" } else { "b" };
+    Board::from_fen(&format!("{} {to_move} - - 0 1", ranks.join("/"))).ok()
+}
+
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Outcome {
     /// Not a position: kings on one square or side by side, a piece on another, or the weak king
@@ -247,25 +279,34 @@ mod tests {
     #[test]
     fn the_table_agrees_with_the_colours_and_files_swapped() {
         // Every KPK position with white's pawn, against the same with colours and sides swapped
-        // and the board turned upside down, and against its files mirrored.
+        // and the board turned upside down (crate::mirror), and against its files mirrored.
         let mut checked = 0;
         for p in 8..56 {
-            for sk in 0..64 {
-                for wk in 0..64 {
-                    if sk == wk || sk == p || wk == p || king(sk) & (1 << wk) != 0 {
-                        continue;
-                    }
-                    for white_to_move in [true, false] {
-                        if white_to_move && pawn_attacks(p) & (1 << wk) != 0 {
+            for wk in 0..64 {
+                for bk in 0..64 {
+                    for side in Color::ALL {
+                        let Some(b) = position(wk, bk, p, Color::White, side) else {
                             continue;
-                        }
-                        let fen = fen_of(p, sk, wk, white_to_move, false);
-                        let turned = fen_of(p ^ 56, sk ^ 56, wk ^ 56, white_to_move, true);
-                        let a = probe_fen(&fen);
-                        assert!(a.is_some(), "{fen}");
-                        assert_eq!(a, probe_fen(&turned), "{fen} against {turned}");
-                        let mirrored = fen_of(p ^ 7, sk ^ 7, wk ^ 7, white_to_move, false);
-                        assert_eq!(a, probe_fen(&mirrored), "{fen} against {mirrored}");
+                        };
+                        let a = probe(&b);
+                        assert!(a.is_some(), "{}", b.to_fen());
+                        let turned = crate::mirror(&b);
+                        assert_eq!(
+                            a,
+                            probe(&turned),
+                            "{} against {}",
+                            b.to_fen(),
+                            turned.to_fen()
+                        );
+                        let mirrored = position(wk ^ 7, bk ^ 7, p ^ 7, Color::White, side)
+                            .expect("a position");
+                        assert_eq!(
+                            a,
+                            probe(&mirrored),
+                            "{} against {}",
+                            b.to_fen(),
+                            mirrored.to_fen()
+                        );
                         checked += 1;
                     }
                 }
@@ -302,51 +343,5 @@ mod tests {
             wins += usize::from(o == Outcome::Win);
         }
         assert!(wins > 50_000, "{wins}");
-    }
-
-    fn fen_of(
-        p: usize,
-        sk: usize,
-        wk: usize,
-        strong_to_move: bool,
-        black_has_pawn: bool,
-    ) -> String {
-        let mut board = [['1'; 8]; 8];
-        let (pc, skc, wkc) = if black_has_pawn {
-            ('p', 'k', 'K')
-        } else {
-            ('P', 'K', 'k')
-        };
-        board[p >> 3][p & 7] = pc;
-        board[sk >> 3][sk & 7] = skc;
-        board[wk >> 3][wk & 7] = wkc;
-        let rows: Vec<String> = (0..8)
-            .rev()
-            .map(|r| {
-                let mut s = String::new();
-                let mut empty = 0;
-                for c in board[r] {
-                    if c == '1' {
-                        empty += 1;
-                    } else {
-                        if empty > 0 {
-                            s.push_str(&empty.to_string());
-                            empty = 0;
-                        }
-                        s.push(c);
-                    }
-                }
-                if empty > 0 {
-                    s.push_str(&empty.to_string());
-                }
-                s
-            })
-            .collect();
-        let white_moves = strong_to_move != black_has_pawn;
-        format!(
-            "{} {} - - 0 1",
-            rows.join("/"),
-            if white_moves { "w" } else { "b" }
-        )
     }
 }

@@ -56,51 +56,17 @@ fn suites_match_the_cpu() {
 fn king_and_pawn_endings_match_the_cpu() {
     let mut boards = Vec::new();
     for pawn in 8..56 {
-        for strong_king in (0..64).step_by(5) {
-            for weak_king in (3..64).step_by(7) {
-                for black_pawn in [false, true] {
-                    for white_moves in [true, false] {
-                        let mut rows = [[None::<char>; 8]; 8];
-                        let (p, k) = if black_pawn { ('p', 'k') } else { ('P', 'K') };
-                        let other = if black_pawn { 'K' } else { 'k' };
-                        for (sq, c) in [(pawn, p), (strong_king, k), (weak_king, other)] {
-                            if rows[sq / 8][sq % 8].is_some() {
-                                continue;
-                            }
-                            rows[sq / 8][sq % 8] = Some(c);
-                        }
-                        let placement: Vec<String> = rows
-                            .iter()
-                            .rev()
-                            .map(|row| {
-                                let mut s = String::new();
-                                let mut empty = 0;
-                                for c in row {
-                                    match c {
-                                        None => empty += 1,
-                                        Some(c) => {
-                                            if empty > 0 {
-                                                s += &empty.to_string();
-                                                empty = 0;
-                                            }
-                                            s.push(*c);
-                                        }
-                                    }
-                                }
-                                if empty > 0 {
-                                    s += &empty.to_string();
-                                }
-                                s
-                            })
-                            .collect();
-                        let side = if white_moves { "w" } else { "b" };
-                        let fen = format!("{} {side} - - 0 1", placement.join("/"));
-                        // Squares that coincide, kings side by side, the side not to move in check.
-                        if let Ok(b) = Board::from_fen(&fen) {
-                            if kogge_eval::kpk::probe(&b).is_some() {
-                                boards.push(b);
-                            }
-                        }
+        for white_king in (0..64).step_by(5) {
+            for black_king in (3..64).step_by(7) {
+                for pawn_colour in Color::ALL {
+                    for side in Color::ALL {
+                        boards.extend(kogge_eval::kpk::position(
+                            white_king,
+                            black_king,
+                            pawn,
+                            pawn_colour,
+                            side,
+                        ));
                     }
                 }
             }
