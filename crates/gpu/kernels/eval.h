@@ -294,10 +294,13 @@ HEAVY_FN EvalScore eval_piece(const Board *b, const GLOBAL u64 *t, const EvalCon
 
 /* King and pawn against king, drawn by crates/eval's table (kpk.rs; its words at LINE_KPK of
  * line_attacks.h's table `t`): the position seen from the side with the pawn, files e to h
- * mirrored, and the bit of kogge_eval::kpk::index clear. */
-DEVICE_FN u32 kpk_draw(const Board *b, const GLOBAL u64 *t) {
+ * mirrored, and the bit of kogge_eval::kpk::index clear. The caller has counted the men: only three
+ * come here. Out of line, and the count taken from evaluate()'s own, because the test inline in
+ * every evaluation cost one worker 2.3% (bench x8, depth 12, H200); this form 0.7%
+ * (PERFORMANCE.md, fifty-first session). */
+NOINLINE_FN u32 kpk_draw(const Board *b, const GLOBAL u64 *t) {
     u64 pawns = b->pieces[PAWN];
-    if (popc(b->colors[WHITE] | b->colors[BLACK]) != 3u || popc(pawns) != 1u) return 0u;
+    if (popc(pawns) != 1u) return 0u;
     u32 strong = (pawns & b->colors[BLACK]) ? BLACK : WHITE;
     u32 flip = strong == WHITE ? 0u : 56u;
     u32 p = lsb(pawns) ^ flip;
@@ -315,16 +318,16 @@ DEVICE_FN u32 kpk_draw(const Board *b, const GLOBAL u64 *t) {
 /* Steps 6 and 7 below, from the per-piece terms summed over every piece (`pieces`, white's view)
  * and the attack on each king: the per-side terms, white's minus black's, in the order of
  * crates/eval; the blend by the phase; the side to move's view; 0 for a drawn king and pawn
- * against king, as kogge_eval::evaluate. */
+ * against king, as kogge_eval::evaluate (`men`: the pieces on the board, both kings included). */
 DEVICE_FN i32 eval_finish(const Board *b, const GLOBAL u64 *lines, const EvalContext *x, EvalScore pieces, i32 on_white,
-                          i32 on_black) {
+                          i32 on_black, u32 men) {
     EvalScore total = pieces;
     total = eval_add(total, eval_sub(material(b, WHITE), material(b, BLACK)));
     total = eval_add(total, eval_sub(king_safety(b, x, WHITE, on_white), king_safety(b, x, BLACK, on_black)));
     total = eval_add(total, eval_sub(bishop_pair(b, WHITE), bishop_pair(b, BLACK)));
     total = eval_add(total, eval_sub(tempo(b, WHITE), tempo(b, BLACK)));
     i32 white = eval_blend(total, phase(b));
-    if (kpk_draw(b, lines)) return 0;
+    if (men == 3u && kpk_draw(b, lines)) return 0;
     return b->side == WHITE ? white : -white;
 }
 
@@ -379,7 +382,7 @@ DEVICE_FN i32 evaluate(const Board *b, const GLOBAL u64 *lines, u32 lane, LOCAL_
     /* Step 5. Every lane has read the sums: scratch is free for the caller again. Steps 6 and 7:
      * eval_finish. */
     BARRIER();
-    return eval_finish(b, lines, &x, eval_score(mg, eg), on_white, on_black);
+    return eval_finish(b, lines, &x, eval_score(mg, eg), on_white, on_black, pieces);
 }
 
 /* The same evaluation by one lane alone, every piece in turn: for a search in which each lane
@@ -393,5 +396,5 @@ DEVICE_FN i32 evaluate_alone(const Board *b, const GLOBAL u64 *lines) {
     i32 attack_on_white = 0, attack_on_black = 0;
     for (u64 rest = x.occupied; rest; rest &= rest - 1UL)
         sum = eval_add(sum, eval_piece(b, lines, &x, lsb(rest), &attack_on_white, &attack_on_black));
-    return eval_finish(b, lines, &x, sum, attack_on_white, attack_on_black);
+    return eval_finish(b, lines, &x, sum, attack_on_white, attack_on_black, popc(x.occupied));
 }
