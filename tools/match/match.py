@@ -388,6 +388,11 @@ async def run_match(args: argparse.Namespace, openings: list[chess.Board]) -> in
             match.names = {n: f"{name} ({n})" for n, name in match.names.items()}
         print(f"{match.names[1]} vs {match.names[2]}: {match.games} games,"
               f" {len(openings)} openings, concurrency {args.concurrency}", flush=True)
+        if match.games > 2 * len(openings):
+            # The games cycle through the openings: a record that counts its openings as new
+            # must know that some were played again (a match once ran past the file's end).
+            print(f"note: more games than 2 x {len(openings)} openings: games"
+                  f" {2 * len(openings) + 1} on replay the openings from the first", flush=True)
 
         match.workers = [asyncio.create_task(match.worker(*slot)) for slot in slots]
         try:

@@ -579,6 +579,17 @@ class EndToEndTest(unittest.TestCase):
             else:
                 self.assertEqual(ending[0], result)
 
+    def test_more_games_than_openings_say_that_openings_repeat(self):
+        status, stdout, summary, played = self.run_match(
+            fake("random"), fake("random"), "--tc", "10+0.1", "--games", "5",
+        )
+        self.assertEqual(status, 0)
+        self.assertIn("games 5 on replay the openings", stdout)
+        self.assertEqual(played[-1].headers["OpeningIndex"], "0")
+        _, stdout, _, _ = self.run_match(fake("random"), fake("random"), "--tc", "10+0.1",
+                                         "--games", "4")
+        self.assertNotIn("replay", stdout)
+
     def test_illegal_move_loses_and_is_reported(self):
         status, stdout, summary, played = self.run_match(
             fake("random"), fake("illegal"), "--tc", "10+0.1", "--games", "2",
