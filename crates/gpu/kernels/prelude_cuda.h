@@ -57,7 +57,9 @@ typedef unsigned char u8;
 #define DEVICE_FN __device__ __forceinline__
 // A helper function kept out of line: one copy of a large body called from several places, so
 // that a big kernel's code fits the instruction cache. Costs a call and, for pointer arguments
-// to private data, stack traffic.
+// to private data, stack traffic. Never with a LOCAL_PTR parameter: under OpenCL, PoCL 3.1
+// compiles such a function so that it does not see what the work-group wrote to that local
+// memory (crates/gpu/tests/kernel_source_rules.rs checks the rule and says how it was found).
 #define NOINLINE_FN __device__ __noinline__
 
 // Before a loop: compile it as a loop, not unrolled. For cold loops with a constant trip count
