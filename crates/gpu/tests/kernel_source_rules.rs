@@ -2,12 +2,12 @@
 //!
 //! Out-of-line functions (`NOINLINE_FN`, and `HEAVY_FN` and `SLIDER_FN`, which the search builds
 //! out of line) must not take a pointer to local (shared) memory: PoCL 3.1 compiles such a
-//! function so that it does not read what the work-group wrote there. A 20-line OpenCL kernel
+//! function so that it does not read what the work-group wrote there. `bench/pocl-local-noinline.sh`
 //! shows it (the fifty-first session, docs/PERFORMANCE.md): a repetition test reading `__local`
 //! keys through its pointer argument found all 192 repetitions inline and none out of line; the
 //! search with its `is_repetition` out of line searched another tree on PoCL (903,337 nodes
 //! against CUDA's and the inline build's 1,073,786 for `kogge bench`'s eight positions at depth
-//! 12). CUDA has no such fault, but the kernels are one source for both.
+//! 12). Whether CUDA has the fault was not tried; the kernels are one source for both.
 
 use std::fs;
 use std::path::{Path, PathBuf};
