@@ -296,7 +296,7 @@ HEAVY_FN EvalScore eval_piece(const Board *b, const GLOBAL u64 *t, const EvalCon
  * line_attacks.h's table `t`): the position seen from the side with the pawn, files e to h
  * mirrored, and the bit of kogge_eval::kpk::index clear. The caller has counted the men: only three
  * come here. Out of line, and the count taken from evaluate()'s own, because the test inline in
- * every evaluation cost one worker 2.3% (bench x8, depth 12, H200); this form 0.7%
+ * every evaluation cost one worker 2.3% (bench x8, depth 12, H200); this form 0.6%
  * (PERFORMANCE.md, fifty-first session). */
 NOINLINE_FN u32 kpk_draw(const Board *b, const GLOBAL u64 *t) {
     u64 pawns = b->pieces[PAWN];
