@@ -39,43 +39,13 @@ DEVICE_FN u32 tt_probe(const GLOBAL TTEntry *tt, u32 log2, u64 key, u64 *data) {
     return hit;
 }
 
-#ifndef TT_STORE_WHOLE
-#define TT_STORE_WHOLE 0
-#endif
 /* Lane 0 only. Replaces the entry of the same position, else the one least worth keeping
- * (shallow, or from an older search). TT_STORE_WHOLE 1 (an experiment, off until timed): the
- * bucket read whole before the compares, as in tt_probe, and compared without leaving the loop
- * early; with the early exit the compiler issues each entry's loads after the compare before it,
- * four round trips where one does (the same tree: PERFORMANCE.md, fifty-first session). */
+ * (shallow, or from an older search). (Reading the bucket whole before the compares, without
+ * the early exit, so that its loads go out together, made no difference: PERFORMANCE.md,
+ * fifty-second session.) */
 NOINLINE_FN void tt_store(GLOBAL TTEntry *tt, u32 log2, u64 key, u32 move, i32 score, i32 eval, i32 depth, u32 bound,
                         u32 generation) {
     GLOBAL TTEntry *bucket = tt + ((key & ((1UL << log2) - 1)) * TT_BUCKET);
-#if TT_STORE_WHOLE
-    u64 cs[TT_BUCKET], ds[TT_BUCKET];
-    for (u32 i = 0; i < TT_BUCKET; i++) {
-        cs[i] = bucket[i].check;
-        ds[i] = bucket[i].data;
-    }
-    u32 slot = 0, same = 0;
-    u64 same_data = 0;
-    i32 worst = 1 << 30;
-    for (u32 i = 0; i < TT_BUCKET; i++) {
-        u64 d = ds[i];
-        i32 value = d == 0 ? -1000 : tt_depth_of(d) - (((u32)(d >> 58) == generation) ? 0 : 64);
-        if (!same && (cs[i] ^ d) == key) {
-            same = 1;
-            same_data = d;
-            slot = i;
-        } else if (!same && value < worst) {
-            worst = value;
-            slot = i;
-        }
-    }
-    if (same) {
-        if (move == 0) move = tt_move_of(same_data);
-        if (bound != BOUND_EXACT && depth + 2 < tt_depth_of(same_data) && (u32)(same_data >> 58) == generation) return;
-    }
-#else
     u32 slot = 0;
     i32 worst = 1 << 30;
     for (u32 i = 0; i < TT_BUCKET; i++) {
@@ -93,7 +63,6 @@ NOINLINE_FN void tt_store(GLOBAL TTEntry *tt, u32 log2, u64 key, u32 move, i32 s
             slot = i;
         }
     }
-#endif
     if (depth < 0) depth = 0;
     if (depth > 255) depth = 255;
     u64 d = (u64)(move & 0xffffu) | ((u64)(u16)(i16)score << 16) | ((u64)(u16)(i16)eval << 32) |
@@ -106,29 +75,10 @@ NOINLINE_FN void tt_store(GLOBAL TTEntry *tt, u32 log2, u64 key, u32 move, i32 s
 /* A repetition of an earlier position since the last irreversible move. One in the search (keys
  * of the shared stack) counts: the side that could avoid it would have, if it were better. One
  * from the game before the root needs a second, as the threefold rule says (the CPU search's
- * draw.rs). REPETITION_SCAN 1 (an experiment, off until timed in game replays): the scan below. */
-#ifndef REPETITION_SCAN
-#define REPETITION_SCAN 0
-#endif
+ * draw.rs). (Without the early exit, the game's part unrolled so that its loads go out together,
+ * one worker replaying endgames was 0.7% faster: PERFORMANCE.md, fifty-second session.) */
 DEVICE_FN int is_repetition(LOCAL_PTR WorkerStack *s, u32 ply, u64 key, u32 halfmove, const GLOBAL u64 *game_keys,
                             u32 history_len) {
-#if REPETITION_SCAN
-    /* Every candidate is compared, with no exit at the first match: a repetition is rare, and
-     * without the exit the game's part, unrolled, issues its loads together rather than each
-     * after the compare before it (global memory; the search's part reads the shared stack, and
-     * unrolled too the kernel grew by 560 instructions). Inline: PoCL reads local memory wrong
-     * out of line (tests/kernel_source_rules.rs). The search's part: plies 4, 6, ... back, up to
-     * the root. */
-    u32 in_search = 0;
-    u32 search_end = halfmove < ply ? halfmove : ply;
-    NO_UNROLL for (u32 d = 4; d <= search_end; d += 2) in_search |= s->keys[ply - d] == key;
-    /* The game's part: the same distances beyond the root, up to the game's first position. */
-    u32 seen_in_game = 0;
-    u32 game_end = halfmove < ply + history_len ? halfmove : ply + history_len;
-    u32 first = ply + 2u - (ply & 1u); /* the first even distance beyond the root */
-    _Pragma("unroll 4") for (u32 d = first < 4u ? 4u : first; d <= game_end; d += 2) seen_in_game += game_keys[history_len - (d - ply)] == key;
-    return in_search || seen_in_game >= 2;
-#else
     u32 seen_in_game = 0;
     for (u32 d = 4; d <= halfmove; d += 2) {
         if (d <= ply) {
@@ -140,7 +90,6 @@ DEVICE_FN int is_repetition(LOCAL_PTR WorkerStack *s, u32 ply, u64 key, u32 half
         }
     }
     return 0;
-#endif
 }
 
 /* ETC's test for the child of node f's move m (the child: key `ckey`, table entry d): whether its
