@@ -167,7 +167,10 @@ pub fn iterative_deepening(
     multipv: usize,
 ) -> Result<SearchResult, GpuError> {
     let time = TimeManager::new(limits, move_overhead, start);
-    gpu.new_search(&position.history)?;
+    // Only the positions since the last capture or pawn move can repeat the root's
+    // descendants: the rest would only fill the kernel's repetition filter (game_keys.rs).
+    let window = position.board.halfmove_clock() as usize;
+    gpu.new_search(&position.history[position.history.len().saturating_sub(window)..])?;
     let root = position.board;
     let max_depth = limits
         .depth

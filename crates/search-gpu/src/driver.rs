@@ -8,6 +8,7 @@ mod diagnostics;
 use diagnostics::{CONTROL_DIAG_TAG, control_diag_table};
 pub use diagnostics::{CyclePart, NodeCounts};
 
+use crate::game_keys::{GAME_FILTER_WORDS, GAME_KEYS, game_keys_buffer};
 use crate::kernel_source::{search_defines, search_source};
 use crate::layout::{
     BUSY_ENTRIES, Finisher, GPU_MAX_PLY, HISTORY_WORDS, MAX_MOVES, MAX_ROOT_MOVES, ParallelMode,
@@ -19,10 +20,6 @@ use kogge_chess::{Board, Move};
 use kogge_gpu::{Arg, Buffer, Device, DeviceInfo, GpuError, Kernel, Module};
 use kogge_search::Bound;
 use std::time::{Duration, Instant};
-
-/// Game keys the kernel sees before the root: a repetition needs no more than the fifty-move
-/// window.
-const GAME_KEYS: usize = 128;
 
 /// A slice aims at this long on the device: long enough that launch overhead is small, short
 /// enough that `stop` and the clock are answered quickly.
@@ -298,7 +295,7 @@ impl GpuSearch {
             pvs: device.alloc(w * GPU_MAX_PLY * GPU_MAX_PLY)?,
             tt,
             tt_log2,
-            game_keys: device.alloc(GAME_KEYS)?,
+            game_keys: device.alloc(GAME_KEYS + GAME_FILTER_WORDS)?,
             history_len: 0,
             root_moves: Vec::new(),
             control: device.alloc(control_words(diag_log2, diag_cycles))?,
@@ -449,11 +446,9 @@ impl GpuSearch {
     /// Starts a new search from a game position: uploads the game's keys (for repetitions)
     /// and ages the table.
     pub fn new_search(&mut self, history: &[u64]) -> Result<(), GpuError> {
-        let recent = &history[history.len().saturating_sub(GAME_KEYS)..];
-        let mut keys = vec![0u64; GAME_KEYS];
-        keys[..recent.len()].copy_from_slice(recent);
-        self.device.write(&mut self.game_keys, &keys)?;
-        self.history_len = recent.len() as u32;
+        let (words, len) = game_keys_buffer(history);
+        self.device.write(&mut self.game_keys, &words)?;
+        self.history_len = len;
         self.generation = (self.generation + 1) & 63;
         self.root_moves.clear();
         self.closing = false;

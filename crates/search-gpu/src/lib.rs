@@ -6,6 +6,7 @@ mod backend;
 pub mod cpu_check;
 pub mod driver;
 pub mod eval_source;
+pub mod game_keys;
 pub mod gpu_eval;
 mod kernel_source;
 pub mod lane_qs;

@@ -51,7 +51,8 @@ fn search_kernel_compiles_for_sm_90() {
     // NOISE_MIN_DEPTH 4 (helpers' noise only four plies or more from the horizon), TT_SETTLE 0
     // (children not settled from their parent), TT_SETTLE 2 (settled, and counted),
     // TT_SETTLE_PV 0 (not by PV nodes), SETTLE_AGAIN 0 (one round a node) and STORE_EVAL 0
-    // (evaluations at stand pat and reverse futility not kept); and the diagnostic DIAG_CYCLES
+    // (evaluations at stand pat and reverse futility not kept), REPETITION_FILTER off (the game's
+    // part of the repetition test read whatever the key); and the diagnostic DIAG_CYCLES
     // (the parts' cycles, read from %clock64).
     let defines: Vec<(&str, String)> = kogge_search_gpu::search_defines();
     for (variant, value) in [
@@ -67,6 +68,7 @@ fn search_kernel_compiles_for_sm_90() {
         ("TT_SETTLE_PV", "0"),
         ("SETTLE_AGAIN", "0"),
         ("STORE_EVAL", "0"),
+        ("REPETITION_FILTER", "0"),
         ("DIAG_CYCLES", "1"),
     ] {
         let ptx = compile_cuda_for_check(
