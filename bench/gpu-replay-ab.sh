@@ -37,12 +37,9 @@ REPS=${REPS:-2}
 out=${OUT:-$(mktemp -d)}
 mkdir -p "$out"
 
-variants=()
-IFS=';' read -r -a parts <<<"$VARIANTS"
-for v in "${parts[@]}"; do
-    read -r v <<<"$v" # trims the spaces around it
-    [[ -n "$v" ]] && variants+=("$v")
-done
+# shellcheck source=bench/ab-common.sh
+source bench/ab-common.sh
+read_variants
 
 worker_option=()
 [[ "$BACKEND" != cpu ]] && worker_option=(--option "engine:Workers=$WORKERS")

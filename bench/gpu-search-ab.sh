@@ -45,12 +45,9 @@ if [[ -n "${DATA:-}" ]]; then
     data=(--data "$DATA")
 fi
 
-variants=()
-IFS=';' read -r -a parts <<<"$VARIANTS"
-for v in "${parts[@]}"; do
-    read -r v <<<"$v" # trims the spaces around it
-    [[ -n "$v" ]] && variants+=("$v")
-done
+# shellcheck source=bench/ab-common.sh
+source bench/ab-common.sh
+read_variants
 rows=$(mktemp)
 trap 'rm -f "$rows"' EXIT
 

@@ -19,6 +19,20 @@ def search(fullmove, halfmove, seconds, nodes=1000, side="w"):
             "fen": f"8/8/8/4k3/8/8/4P3/4K3 {side} - - {halfmove} {fullmove}"}
 
 
+def run_main(first, second):
+    """replay-time.py's main on two runs written to files: its status and what it printed."""
+    out = io.StringIO()
+    with tempfile.TemporaryDirectory() as tmp:
+        paths = []
+        for name, run in (("a", first), ("b", second)):
+            paths.append(os.path.join(tmp, name + ".json"))
+            with open(paths[-1], "w") as f:
+                json.dump(run, f)
+        with redirect_stdout(out):
+            status = replay.main(["replay-time.py", *paths])
+    return status, out.getvalue()
+
+
 class ReplayTimeTest(unittest.TestCase):
     def test_the_first_search_is_left_out_and_searches_pair_by_move_and_side(self):
         first = [search(40, 0, 9.0), search(41, 5, 1.0), search(41, 6, 1.0, side="b")]
@@ -32,16 +46,8 @@ class ReplayTimeTest(unittest.TestCase):
         first = [search(40, 0, 5.0)] + [search(40 + i, h, 1.0) for i, h in enumerate([2, 3, 40, 50], 1)]
         second = [search(40, 0, 5.0)] + [search(40 + i, h, t) for i, (h, t) in
                                          enumerate([(2, 1.0), (3, 1.0), (40, 0.5), (50, 0.5)], 1)]
-        out = io.StringIO()
-        with tempfile.TemporaryDirectory() as tmp:
-            paths = []
-            for name, run in (("a", first), ("b", second)):
-                paths.append(os.path.join(tmp, name + ".json"))
-                with open(paths[-1], "w") as f:
-                    json.dump(run, f)
-            with redirect_stdout(out):
-                self.assertEqual(replay.main(["replay-time.py", *paths]), 0)
-        text = out.getvalue()
+        status, text = run_main(first, second)
+        self.assertEqual(status, 0)
         self.assertIn("nodes differ in 0 (the same trees)", text)
         lines = {line.split("  ")[0].strip(): line for line in text.splitlines()}
         self.assertIn("-25.0%", lines["all"])
@@ -51,16 +57,8 @@ class ReplayTimeTest(unittest.TestCase):
     def test_different_trees_are_said(self):
         first = [search(40, 0, 1.0), search(41, 0, 1.0, nodes=10)]
         second = [search(40, 0, 1.0), search(41, 0, 1.0, nodes=11)]
-        out = io.StringIO()
-        with tempfile.TemporaryDirectory() as tmp:
-            paths = []
-            for name, run in (("a", first), ("b", second)):
-                paths.append(os.path.join(tmp, name + ".json"))
-                with open(paths[-1], "w") as f:
-                    json.dump(run, f)
-            with redirect_stdout(out):
-                replay.main(["replay-time.py", *paths])
-        self.assertIn("nodes differ in 1 (the trees are not the same", out.getvalue())
+        _, text = run_main(first, second)
+        self.assertIn("nodes differ in 1 (the trees are not the same", text)
 
 
 if __name__ == "__main__":
