@@ -3,9 +3,9 @@
 //! first, then a filter of [`GAME_FILTER_WORDS`] words with one bit set per key.
 //!
 //! The filter lets a node skip the game's part of its repetition test, which otherwise reads the
-//! keys one after another, each load after the compare before it: in endgames with a long
-//! reversible history that part made a node's entry cost 1,989 cycles against 1,161 on the bench
-//! positions (one H200 worker, PERFORMANCE.md, fifty-second session). Where the node's key has
+//! keys one after another, each load after the compare before it: in replayed endgames (their
+//! fifty-move count 25 on average) that part made a node's entry cost 1,989 cycles against 1,161
+//! on the bench positions (one H200 worker, PERFORMANCE.md, fifty-second session). Where the node's key has
 //! no bit in the filter, no game position has its key; a bit set may still be another key's,
 //! and then the keys are read as before. So the filter can only skip a test that would find
 //! nothing.
@@ -14,15 +14,15 @@
 /// window.
 pub const GAME_KEYS: usize = 128;
 
-/// The filter's 64-bit words (2,048 bits): with the fifty-move window's 100 keys in it, a key
-/// not among them finds its bit set about 5% of the time.
-pub const GAME_FILTER_WORDS: usize = 1 << (64 - GAME_FILTER_WORD_SHIFT);
-
 /// Where a key's filter word and bit come from: its top 5 bits pick the word, the next 6 the bit
 /// (the table's index takes the low bits, so these are independent of it). The kernel's
 /// `game_filter_has` gets both as defines (`search_defines`).
 pub const GAME_FILTER_WORD_SHIFT: u32 = 59;
 pub const GAME_FILTER_BIT_SHIFT: u32 = 53;
+
+/// The filter's 64-bit words (2,048 bits): with the fifty-move window's 100 keys in it, a key
+/// not among them finds its bit set about 5% of the time.
+pub const GAME_FILTER_WORDS: usize = 1 << (64 - GAME_FILTER_WORD_SHIFT);
 
 /// The filter's word and bit for `key`.
 pub fn game_filter_slot(key: u64) -> (usize, u32) {

@@ -5,6 +5,7 @@
 //! `search_moves.h`, `search_table.h`, `search_split.h`) and `search.cl`.
 
 use crate::eval_source::search_source_prefix;
+use crate::game_keys::{GAME_FILTER_BIT_SHIFT, GAME_FILTER_WORD_SHIFT, GAME_KEYS};
 use crate::layout::{GPU_MAX_PLY, HISTORY_WORDS, ROOT_MARGIN, WORKER_LANES};
 use crate::tables_source::{search_constants_source, zobrist_source};
 use kogge_eval::Weights;
@@ -102,21 +103,14 @@ pub fn lane_qs_check_source() -> String {
 
 /// The `#define`s the search kernel is built with.
 pub fn search_defines() -> Vec<(&'static str, String)> {
-    use crate::game_keys;
     vec![
         ("GPU_MAX_PLY", GPU_MAX_PLY.to_string()),
         ("WORKER_LANES", WORKER_LANES.to_string()),
         ("HISTORY_WORDS", HISTORY_WORDS.to_string()),
         ("ROOT_MARGIN", ROOT_MARGIN.to_string()),
-        ("GAME_KEYS", format!("{}u", game_keys::GAME_KEYS)),
-        (
-            "GAME_FILTER_WORD_SHIFT",
-            game_keys::GAME_FILTER_WORD_SHIFT.to_string(),
-        ),
-        (
-            "GAME_FILTER_BIT_SHIFT",
-            game_keys::GAME_FILTER_BIT_SHIFT.to_string(),
-        ),
+        ("GAME_KEYS", format!("{GAME_KEYS}u")),
+        ("GAME_FILTER_WORD_SHIFT", GAME_FILTER_WORD_SHIFT.to_string()),
+        ("GAME_FILTER_BIT_SHIFT", GAME_FILTER_BIT_SHIFT.to_string()),
         // One copy of each large helper: the search's code must fit the instruction cache.
         ("HEAVY_FN", "NOINLINE_FN".to_string()),
         ("SLIDER_FN", "NOINLINE_FN".to_string()),
