@@ -104,9 +104,10 @@ def format_row(row: dict) -> str:
 
 def paired(first: list[dict], second: list[dict]) -> list[dict]:
     """By part of the game: the mean change in depth from `first` to `second` over the positions
-    both searched (the same game and move) with a depth, and its 95% interval (normal)."""
+    both searched (the same game, move and side to move) with a depth, and its 95% interval
+    (normal). A record without a FEN (runs saved before it was recorded) is one side's."""
     def where(r):
-        return (r["game"], r["fullmove"])
+        return (r["game"], r["fullmove"], r["fen"].split()[1] if "fen" in r else None)
 
     before = {where(r): r["depth"] for r in first if r["depth"] is not None}
     rows = []

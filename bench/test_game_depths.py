@@ -83,6 +83,17 @@ class GameDepthsTest(unittest.TestCase):
         self.assertEqual((rows[1]["mean_change"], rows[1]["half_width"]), (0, 0.0))
         self.assertEqual(depths.paired(first, []), [])
 
+    def test_both_sides_paired_apart(self):
+        """`--side both` searches white's and black's move of one fullmove: each is paired with
+        its own side's search, not the other's."""
+        def side(r, colour):
+            return dict(r, fen=f"8/8/8/8/8/8/8/K6k {colour} - - 0 {r['fullmove']}")
+        first = [side(record("a", 45, 20), "w"), side(record("a", 45, 10), "b")]
+        second = [side(record("b", 45, 21), "w"), side(record("b", 45, 13), "b")]
+        rows = depths.paired(first, second)
+        self.assertEqual([(r["part"], r["positions"]) for r in rows], [("moves 41 on", 2)])
+        self.assertAlmostEqual(rows[0]["mean_change"], 2.0)  # +1 and +3, not 21 - 10 and 13 - 20
+
     def replay(self, *args):
         """PGN replayed by tools/match/fake_engine.py at 0.01 s a move with `args`: the script's
         output and the searches it saved."""
