@@ -13,6 +13,7 @@ pub mod lane_qs;
 pub mod layout;
 pub mod line_table;
 pub mod playouts;
+pub mod stopped_move;
 mod tables_source;
 
 pub use backend::{GpuBackend, iterative_deepening};
@@ -28,3 +29,4 @@ pub use kernel_source::{
 };
 pub use layout::{Finisher, ParallelMode};
 pub use playouts::{PlayoutOptions, playouts};
+pub use stopped_move::StoppedMove;
