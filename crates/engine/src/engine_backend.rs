@@ -14,7 +14,7 @@ use kogge_search::{
     GamePosition, InfoSink, Limits, Report, SearchBackend, SearchControl, SearchResult,
 };
 use kogge_search_cpu::CpuSearch;
-use kogge_search_gpu::{Finisher, GpuBackend, GpuSearchOptions, ParallelMode, StoppedMove};
+use kogge_search_gpu::{Finisher, GpuBackend, GpuSearchOptions, ParallelMode};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
@@ -29,8 +29,6 @@ pub struct EngineSettings {
     pub mode: ParallelMode,
     /// Who ends an iteration of the GPU search.
     pub finisher: Finisher,
-    /// The move a stopped iteration of the GPU search stands in with.
-    pub stopped_move: StoppedMove,
 }
 
 impl EngineSettings {
@@ -52,7 +50,6 @@ impl Default for EngineSettings {
             workers: 0,
             mode: ParallelMode::default(),
             finisher: Finisher::default(),
-            stopped_move: StoppedMove::default(),
         }
     }
 }
@@ -145,7 +142,6 @@ impl EngineBackend {
             Ok(mut gpu) => {
                 gpu.set_move_overhead(self.move_overhead);
                 gpu.set_multipv(self.multipv);
-                gpu.set_stopped_move(self.settings.stopped_move);
                 if !gpu.on_gpu() {
                     // It says why in its first search's `info string`.
                 }
@@ -277,14 +273,6 @@ impl Backend for EngineBackend {
         self.settings.finisher = finisher;
         if let Active::Gpu(g) = &mut self.active {
             g.set_finisher(finisher);
-        }
-    }
-
-    fn set_stopped_move(&mut self, rule: StoppedMove) {
-        self.finish_opening();
-        self.settings.stopped_move = rule;
-        if let Active::Gpu(g) = &mut self.active {
-            g.set_stopped_move(rule);
         }
     }
 }

@@ -11,7 +11,7 @@ use crate::engine_backend::{EngineBackend, EngineSettings};
 use crate::perft_backend::BackendChoice;
 use kogge_search::{GamePosition, InfoSink, Limits, SearchBackend, SearchControl, SearchResult};
 use kogge_search_cpu::CpuSearch;
-use kogge_search_gpu::{Finisher, ParallelMode, StoppedMove};
+use kogge_search_gpu::{Finisher, ParallelMode};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::thread::JoinHandle;
 use std::time::Duration;
@@ -33,8 +33,6 @@ pub trait Backend: SearchBackend {
     fn set_parallel_mode(&mut self, _mode: ParallelMode) {}
     /// The UCI option `GPU Finisher`: who ends an iteration of the GPU search.
     fn set_finisher(&mut self, _finisher: Finisher) {}
-    /// The UCI option `GPU Stopped Move`: the move a stopped GPU iteration stands in with.
-    fn set_stopped_move(&mut self, _rule: StoppedMove) {}
 }
 
 impl Backend for CpuSearch {

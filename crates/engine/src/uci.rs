@@ -160,7 +160,6 @@ impl Uci {
             Change::Workers(n) => self.session.configure(move |b| b.set_workers(n)),
             Change::Parallel(mode) => self.session.configure(move |b| b.set_parallel_mode(mode)),
             Change::Finisher(f) => self.session.configure(move |b| b.set_finisher(f)),
-            Change::StoppedMove(r) => self.session.configure(move |b| b.set_stopped_move(r)),
         }
         Ok(())
     }

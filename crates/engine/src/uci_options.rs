@@ -5,7 +5,7 @@
 use crate::perft_backend::BackendChoice;
 use anyhow::{Result, bail};
 use kogge_search_cpu::{MAX_HASH_MB, MAX_THREADS};
-use kogge_search_gpu::{Finisher, ParallelMode, StoppedMove};
+use kogge_search_gpu::{Finisher, ParallelMode};
 use std::time::Duration;
 
 /// The most principal variations `MultiPV` accepts.
@@ -119,16 +119,6 @@ const OPTIONS: &[Spec] = &[
             values: &["any", "checked", "main", "closing"],
         },
     },
-    // The root move a stopped iteration of the GPU search stands in with: the best valued over
-    // the workers' moves searched in full at that depth (best), worker 0's (main, as the CPU
-    // search's main thread), or none, the last completed iteration's (completed).
-    Spec {
-        name: "GPU Stopped Move",
-        kind: Kind::Combo {
-            default: "best",
-            values: &["best", "main", "completed"],
-        },
-    },
 ];
 
 /// The most GPU workers `Workers` accepts (0 = the device's default).
@@ -149,8 +139,6 @@ pub enum Change {
     Parallel(ParallelMode),
     /// `GPU Finisher`.
     Finisher(Finisher),
-    /// `GPU Stopped Move`.
-    StoppedMove(StoppedMove),
 }
 
 /// The `option name … type …` lines of the `uci` answer.
@@ -239,9 +227,6 @@ pub fn parse_setoption(args: &str) -> Result<Change> {
                 ("GPU Finisher", finisher) => {
                     Change::Finisher(Finisher::from_name(finisher).unwrap_or_default())
                 }
-                ("GPU Stopped Move", rule) => {
-                    Change::StoppedMove(StoppedMove::from_name(rule).unwrap_or_default())
-                }
                 (_, mode) => Change::Parallel(ParallelMode::from_name(mode).unwrap_or_default()),
             })
         }
@@ -310,23 +295,6 @@ mod tests {
             parse_setoption("name GPU Finisher value closing").ok(),
             Some(Change::Finisher(Finisher::Closing))
         );
-    }
-
-    #[test]
-    fn the_stopped_move_rule_is_an_option() {
-        assert_eq!(
-            parse_setoption("name GPU Stopped Move value main").ok(),
-            Some(Change::StoppedMove(StoppedMove::Main))
-        );
-        assert_eq!(
-            parse_setoption("name gpu stopped move value COMPLETED").ok(),
-            Some(Change::StoppedMove(StoppedMove::Completed))
-        );
-        assert!(parse_setoption("name GPU Stopped Move value worst").is_err());
-        assert!(option_lines().contains(
-            &"option name GPU Stopped Move type combo default best var best var main var completed"
-                .to_string()
-        ));
     }
 
     #[test]

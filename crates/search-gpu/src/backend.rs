@@ -6,7 +6,6 @@
 
 use crate::driver::{GpuSearch, GpuSearchOptions, Outcome};
 use crate::layout::{Finisher, ParallelMode};
-use crate::stopped_move::StoppedMove;
 use kogge_chess::Move;
 use kogge_gpu::{DeviceInfo, GpuError};
 use kogge_search::{
@@ -51,8 +50,6 @@ pub struct GpuBackend {
     /// Said at the next search: why the GPU is not used.
     note: Option<String>,
     multipv: usize,
-    /// `GPU Stopped Move`, given to every GPU search opened.
-    stopped_move: StoppedMove,
 }
 
 impl GpuBackend {
@@ -72,7 +69,6 @@ impl GpuBackend {
             move_overhead: Duration::from_millis(30),
             note: None,
             multipv: 1,
-            stopped_move: StoppedMove::default(),
         };
         b.reopen();
         b
@@ -84,8 +80,7 @@ impl GpuBackend {
         match &self.info {
             None => self.note = Some("no GPU device found; searching on the CPU".into()),
             Some(info) => match GpuSearch::open(info, self.options.clone()) {
-                Ok(mut gpu) => {
-                    gpu.set_stopped_move(self.stopped_move);
+                Ok(gpu) => {
                     self.gpu = Some(gpu);
                     self.note = None;
                 }
@@ -140,14 +135,6 @@ impl GpuBackend {
                 "GPU search unavailable ({e}); searching on the CPU"
             ));
             self.size_cpu_table();
-        }
-    }
-
-    /// Which root move a stopped iteration stands in with: a host rule, kept across reopens.
-    pub fn set_stopped_move(&mut self, rule: StoppedMove) {
-        self.stopped_move = rule;
-        if let Some(gpu) = &mut self.gpu {
-            gpu.set_stopped_move(rule);
         }
     }
 
@@ -301,10 +288,6 @@ pub fn iterative_deepening(
                         // beat the others searched before it (the previous best among them,
                         // tried first) is better informed than the last completed iteration.
                         // With several lines it stands in only when no depth completed.
-                        // `GPU Stopped Move completed`: neither stands in (the driver gives
-                        // no partial move then).
-                        let fail_high =
-                            fail_high.filter(|_| gpu.stopped_move() != StoppedMove::Completed);
                         if let Some((mv, value)) = partial.or(fail_high)
                             && line_index == 0
                             && (lines_wanted == 1 || completed.is_empty())

@@ -16,7 +16,6 @@ use crate::layout::{
     STATUS_RUNNING, SearchParams, TT_BUCKET, TT_ENTRY_BYTES, WORKER_LANES, WorkerResult,
 };
 use crate::line_table::line_table;
-use crate::stopped_move::StoppedMove;
 use kogge_chess::{Board, Move};
 use kogge_gpu::{Arg, Buffer, Device, DeviceInfo, GpuError, Kernel, Module};
 use kogge_search::Bound;
@@ -150,8 +149,6 @@ pub struct GpuSearch {
     /// Under [`Finisher::Closing`]: the next iterations are likely the search's last
     /// ([`GpuSearch::set_closing`]).
     closing: bool,
-    /// The move a stopped iteration stands in with ([`GpuSearch::set_stopped_move`]).
-    stopped_move: StoppedMove,
     slice_nodes: u32,
     /// A fixed slice budget (tests): no adaptation to the device's speed.
     fixed_slice: Option<u32>,
@@ -309,7 +306,6 @@ impl GpuSearch {
             generation: 0,
             depth_limit: i32::MAX,
             closing: false,
-            stopped_move: StoppedMove::default(),
             slice_nodes: 256,
             fixed_slice: None,
             active_workers: w,
@@ -428,16 +424,6 @@ impl GpuSearch {
             Finisher::Closing => Finisher::Any,
             finisher => finisher,
         }
-    }
-
-    /// Which root move a stopped iteration stands in with ([`StoppedMove`]): a host rule, the
-    /// kernel is the same.
-    pub fn set_stopped_move(&mut self, rule: StoppedMove) {
-        self.stopped_move = rule;
-    }
-
-    pub fn stopped_move(&self) -> StoppedMove {
-        self.stopped_move
     }
 
     pub fn active_workers(&self) -> usize {
@@ -644,15 +630,12 @@ impl GpuSearch {
                 if self.trace {
                     self.trace_stopped(params.depth);
                 }
-                let partials: Vec<(u32, i32)> = self
+                let partial = self
                     .host_results
                     .iter()
-                    .map(|r| (r.partial_move, r.partial_score))
-                    .collect();
-                let partial = self
-                    .stopped_move
-                    .pick(&partials)
-                    .map(|(m, v)| (Move::from_raw(m as u16), v));
+                    .filter(|r| r.partial_move != 0)
+                    .max_by_key(|r| r.partial_score)
+                    .map(|r| (Move::from_raw(r.partial_move as u16), r.partial_score));
                 return Ok(Outcome::Stopped { nodes, partial });
             }
         }

@@ -13,7 +13,6 @@ pub mod lane_qs;
 pub mod layout;
 pub mod line_table;
 pub mod playouts;
-pub mod stopped_move;
 mod tables_source;
 
 pub use backend::{GpuBackend, iterative_deepening};
@@ -29,4 +28,3 @@ pub use kernel_source::{
 };
 pub use layout::{Finisher, ParallelMode};
 pub use playouts::{PlayoutOptions, playouts};
-pub use stopped_move::StoppedMove;
