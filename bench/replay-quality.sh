@@ -22,6 +22,7 @@
 #   CLOCK         BASE+INC seconds, handed over at every move                   (default 3+0.03)
 #   DEPTH         instead of the clock, each search to this depth (what a depth is worth: run
 #                 once a depth into the same RESULTS, then REPLAY=0 with every NAME to judge)
+#   MOVETIME      instead of the clock, each search for this many seconds
 #   SIDE          white, black or both: whose positions are searched             (default both)
 #   FROM_MOVE, TO_MOVE   only the positions of these moves (the table is built from FROM_MOVE)
 #   HASH          MiB of table for each engine; empty: not set                  (default 1024)
@@ -30,7 +31,9 @@
 #   REPLAY        0: only judge the JSONs already in RESULTS                    (default 1)
 #   JUDGE         a UCI engine to judge with; none: no judging                  (default none)
 #   JUDGE_DEPTH, JOBS, CACHE   bench/move-quality.py's --depth (16), --jobs (2), --cache
-#   RESULTS       folder for NAME.json                     (default replay-quality-results)
+#   RESULTS       folder for NAME.json, and NAME.stderr: the engine's stderr (with
+#                 KOGGE_SEARCH_TRACE=1 in its command, what bench/helper-ahead.py reads)
+#                                                          (default replay-quality-results)
 #   PYTHON        python with python-chess                 (default python3)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -67,13 +70,15 @@ for spec in "${specs[@]}"; do
     [[ -n "${SECONDS_EACH:-}" ]] && stop=(timeout "$SECONDS_EACH")
     limit=(--clock "$CLOCK")
     [[ -n "${DEPTH:-}" ]] && limit=(--depth "$DEPTH")
+    [[ -n "${MOVETIME:-}" ]] && limit=(--movetime "$MOVETIME")
     [[ -n "${FROM_MOVE:-}" ]] && limit+=(--from-move "$FROM_MOVE")
     [[ -n "${TO_MOVE:-}" ]] && limit+=(--to-move "$TO_MOVE")
     # A replay stopped by its time keeps the games it finished (game-depths.py saves after each);
     # any other failure ends the script.
     status=0
     "${stop[@]}" "$PYTHON" bench/game-depths.py --pgn "$PGN" --games "$GAMES" --side "$SIDE" \
-        "${limit[@]}" --engine "$name=${parts[0]}" "${options[@]}" --json "$RESULTS/$name.json" || status=$?
+        "${limit[@]}" --engine "$name=${parts[0]}" "${options[@]}" --json "$RESULTS/$name.json" \
+        --stderr "$RESULTS" || status=$?
     if ((status != 0 && status != 124)); then
         echo "$name's replay failed (exit status $status)" >&2
         exit 1

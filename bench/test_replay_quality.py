@@ -31,6 +31,21 @@ def run(tmp, engines, **env):
     return subprocess.run(["bash", _script], capture_output=True, text=True, timeout=120, env=full)
 
 
+# The fake engine behind a pipe that copies every command it is sent to stderr.
+ECHO_ENGINE = """import subprocess, sys
+engine = subprocess.Popen([sys.executable, "{fake}", "random"], stdin=subprocess.PIPE, text=True)
+for line in sys.stdin:
+    sys.stderr.write(line)
+    sys.stderr.flush()
+    engine.stdin.write(line)
+    engine.stdin.flush()
+    if line.strip() == "quit":
+        break
+engine.stdin.close()
+engine.wait()
+"""
+
+
 class ReplayQualityTest(unittest.TestCase):
     def test_every_engine_replays_every_position(self):
         fake = f"{sys.executable} {_fake} random"
@@ -57,6 +72,19 @@ class ReplayQualityTest(unittest.TestCase):
             # White's positions of moves 41 and 42 only: not move 40, not black's.
             self.assertEqual(sorted(r["fullmove"] for r in saved), [41, 42])
             self.assertTrue(all(chess.Board(r["fen"]).turn == chess.WHITE for r in saved))
+
+    def test_a_fixed_time_a_move_and_the_engine_stderr_kept(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            # An engine that echoes what it is sent to its stderr, which the replay keeps.
+            echo = os.path.join(tmp, "echo_engine.py")
+            with open(echo, "w") as f:
+                f.write(ECHO_ENGINE.format(fake=_fake))
+            done = run(tmp, f"a={sys.executable} {echo}", HASH="", MOVETIME="0.05", SIDE="black")
+            self.assertEqual(done.returncode, 0, done.stderr)
+            with open(os.path.join(tmp, "r", "a.stderr")) as f:
+                sent = f.read()
+            self.assertEqual(sent.count("go movetime 50"), 3)  # black's moves 40 to 42
+            self.assertNotIn("wtime", sent)
 
     def test_an_option_the_engine_lacks_fails_the_replay(self):
         with tempfile.TemporaryDirectory() as tmp:
