@@ -291,11 +291,22 @@ typedef struct {
 DEVICE_FN u32 root_pack(i32 value, u32 move) { return ((u32)(value + 32768) << 16) | (move & 0xffffu); }
 DEVICE_FN i32 root_unpack_value(u32 packed) { return (i32)(packed >> 16) - 32768; }
 
+/* AHEAD_ENDS 0 (an experiment, off): a helper searching ahead of the iteration (DEEPER_HELPERS)
+ * never ends it, under FINISH_ANY too (FINISH_CHECKED never lets one): it only leaves its entries
+ * for the next iterations, and the iteration's own depth is the one reported and played. On a
+ * clock the GPU's moves were worse than 16 CPU threads' at the same reported depth, where at a
+ * fixed depth, whose last iteration no helper ahead can end, they were even (fifty-third session,
+ * docs/STRENGTH.md; bench/helper-ahead.py splits a replay's searches by who ended them). */
+#ifndef AHEAD_ENDS
+#define AHEAD_ENDS 1
+#endif
+
 /* Whether a helper's finished root search, of `value` and best move `best`, ends the iteration
  * (the host applies the same rule again to those that did not: GpuSearch::finished). A Lazy SMP
  * helper a ply deeper is held to nothing. */
 DEVICE_FN u32 helper_ends(const GLOBAL SearchParams *params, GLOBAL u32 *control, i32 root_depth, i32 value,
                           u32 best) {
+    if (!AHEAD_ENDS && root_depth != params->depth && params->mode != MODE_LAZY) return 0u;
 #if !FINISH_CHECKED_CODE
     return params->finisher == FINISH_ANY;
 #else

@@ -52,7 +52,8 @@ fn search_kernel_compiles_for_sm_90() {
     // (children not settled from their parent), TT_SETTLE 2 (settled, and counted),
     // TT_SETTLE_PV 0 (not by PV nodes), SETTLE_AGAIN 0 (one round a node) and STORE_EVAL 0
     // (evaluations at stand pat and reverse futility not kept), REPETITION_FILTER off (the game's
-    // part of the repetition test read whatever the key); and the diagnostic DIAG_CYCLES
+    // part of the repetition test read whatever the key), AHEAD_ENDS off (helpers searching ahead
+    // never end an iteration); and the diagnostic DIAG_CYCLES
     // (the parts' cycles, read from %clock64).
     let defines: Vec<(&str, String)> = kogge_search_gpu::search_defines();
     for (variant, value) in [
@@ -69,6 +70,7 @@ fn search_kernel_compiles_for_sm_90() {
         ("SETTLE_AGAIN", "0"),
         ("STORE_EVAL", "0"),
         ("REPETITION_FILTER", "0"),
+        ("AHEAD_ENDS", "0"),
         ("DIAG_CYCLES", "1"),
     ] {
         let ptx = compile_cuda_for_check(
