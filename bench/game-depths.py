@@ -40,7 +40,7 @@ import chess
 import chess.engine
 import chess.pgn
 
-from uci_specs import PARTS, mean_interval, options_for, part_of
+from uci_specs import PARTS, mean_interval, options_for, part_of, replayed_position
 
 def positions_of(game: chess.pgn.Game, side: str) -> list[chess.Board]:
     """The game's positions before each move made by `side` (white, black or both), in order."""
@@ -104,11 +104,8 @@ def format_row(row: dict) -> str:
 
 def paired(first: list[dict], second: list[dict]) -> list[dict]:
     """By part of the game: the mean change in depth from `first` to `second` over the positions
-    both searched (the same game, move and side to move) with a depth, and its 95% interval
-    (normal). A record without a FEN (runs saved before it was recorded) is one side's."""
-    def where(r):
-        return (r["game"], r["fullmove"], r["fen"].split()[1] if "fen" in r else None)
-
+    both searched (uci_specs.replayed_position) with a depth, and its 95% interval (normal)."""
+    where = replayed_position
     before = {where(r): r["depth"] for r in first if r["depth"] is not None}
     rows = []
     for _, _, part in PARTS:

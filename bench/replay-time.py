@@ -21,6 +21,8 @@ import math
 import statistics
 import sys
 
+from uci_specs import replayed_position
+
 # Bands of the root's fifty-move count (halfmoves since a capture or pawn move).
 BANDS = ((0, 9), (10, 29), (30, 100))
 
@@ -30,13 +32,10 @@ def halfmove(record: dict) -> int:
 
 
 def pair(first: list[dict], second: list[dict]) -> list[tuple[dict, dict]]:
-    """The searches both runs made (the same game, move and side to move), first search of each
-    run left out."""
-    def where(r):
-        return (r["game"], r["fullmove"], r["fen"].split()[1])
-
-    before = {where(r): r for r in first[1:]}
-    return [(before[where(r)], r) for r in second[1:] if where(r) in before]
+    """The searches both runs made (the same position: uci_specs.replayed_position), first search
+    of each run left out."""
+    before = {replayed_position(r): r for r in first[1:]}
+    return [(before[replayed_position(r)], r) for r in second[1:] if replayed_position(r) in before]
 
 
 def change(pairs: list[tuple[dict, dict]]) -> dict:

@@ -1,6 +1,7 @@
 """What the bench scripts that drive UCI engines share (time-to-depth.py, game-depths.py,
 gpu-stop-moves.py, move-quality.py, gpu-closing-probe.py): a FEN from a FEN or EPD line, the
-options given as NAME:Option=Value, the parts of a game by move number, and a mean's interval."""
+options given as NAME:Option=Value, the parts of a game by move number, a mean's interval, and
+which of two replays' searches are the same position (replay-time.py too)."""
 
 import statistics
 
@@ -10,6 +11,13 @@ PARTS = ((1, 20, "moves 1-20"), (21, 40, "moves 21-40"), (41, 10**6, "moves 41 o
 
 def part_of(fullmove: int) -> str:
     return next(name for first, last, name in PARTS if first <= fullmove <= last)
+
+
+def replayed_position(record: dict) -> tuple:
+    """Which position of a replayed game a game-depths.py record searched: its game, move number
+    and side to move (a record saved without its FEN, before game-depths.py kept it, is one
+    side's), so that two replays' searches pair up with `--side both` too."""
+    return (record["game"], record["fullmove"], record["fen"].split()[1] if "fen" in record else None)
 
 
 def mean_interval(xs: list[float]) -> tuple[float, float]:
