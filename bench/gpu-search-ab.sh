@@ -6,7 +6,7 @@
 # engine binary, or the same binary with extra kernel build options, given to OpenCL and to NVRTC
 # alike (kernel knobs are `#ifndef` defaults, so `-DNAME=VALUE`, written without a space,
 # overrides one without a rebuild), or the same binary in another parallel mode (`kogge benchsmp
-# --mode`).
+# --mode`) or with another rule for who ends an iteration (`--finish`).
 #
 # Each variant first runs `kogge selftest` (GPU move generation, evaluation and search against
 # the CPU) unless SELFTEST=0: a faster variant that is wrong is worth nothing.
@@ -16,8 +16,10 @@
 #            bash bench/gpu-search-ab.sh
 #        VARIANTS="abdada=.dev/kogge; ybwc=.dev/kogge||ybwc; nopv=.dev/kogge|-DSPLIT_PV=0|ybwc" \
 #            bash bench/gpu-search-ab.sh
-#   VARIANTS   NAME=BINARY[|BUILD OPTIONS[|MODE]], separated by ';'   (required; MODE as
-#              `kogge benchsmp --mode`, default its default)
+#        VARIANTS="any=.dev/kogge; main=.dev/kogge|||main; pure=.dev/kogge||abdada|main" \
+#            bash bench/gpu-search-ab.sh
+#   VARIANTS   NAME=BINARY[|BUILD OPTIONS[|MODE[|FINISH]]], separated by ';'   (required; MODE
+#              as `kogge benchsmp --mode`, FINISH as its `--finish`, each default its default)
 #   BACKEND    cuda or opencl                                  (default cuda)
 #   WORKERS    worker counts, each measured on its own          (default "1 264")
 #   DEPTH, COUNT    depth and number of `kogge bench` positions (default 12, 4)
@@ -59,14 +61,18 @@ kogge_as() {
     KOGGE_OPENCL_OPTIONS="$options" KOGGE_CUDA_OPTIONS="$options" "$binary" "$@"
 }
 
-# The `--mode` arguments of variant $1 (none without a MODE field).
-mode_of() {
+# The `--mode` and `--finish` arguments of variant $1 (none for an empty or missing field).
+parallel_args_of() {
     local spec=${1#*=}
     local fields
     IFS='|' read -r -a fields <<<"$spec"
     if [[ ${#fields[@]} -ge 3 && -n "${fields[2]}" ]]; then
-        echo "--mode ${fields[2]}"
+        echo -n "--mode ${fields[2]} "
     fi
+    if [[ ${#fields[@]} -ge 4 && -n "${fields[3]}" ]]; then
+        echo -n "--finish ${fields[3]}"
+    fi
+    echo
 }
 
 for v in "${variants[@]}"; do
@@ -84,9 +90,9 @@ for v in "${variants[@]}"; do
         [[ $status == 0 ]] || exit "$status"
     fi
     # Compiles the kernels (cached), so that no timed run pays for it.
-    # shellcheck disable=SC2046 # the mode's two words
+    # shellcheck disable=SC2046 # the mode's and the finisher's words
     kogge_as "$v" benchsmp --backend "$BACKEND" --positions bench --count 1 --depth 4 --workers 1 \
-        $(mode_of "$v") >/dev/null
+        $(parallel_args_of "$v") >/dev/null
 done
 
 for w in $WORKERS; do
@@ -96,7 +102,7 @@ for w in $WORKERS; do
             name=${v%%=*}
             # shellcheck disable=SC2046
             line=$(kogge_as "$v" benchsmp --backend "$BACKEND" --positions bench --count "$COUNT" \
-                --depth "$DEPTH" --workers "$w" $(mode_of "$v") --json | tail -1)
+                --depth "$DEPTH" --workers "$w" $(parallel_args_of "$v") --json | tail -1)
             echo "$name $rep $line" | tee -a "$rows" | cut -c1-160
         done
     done
