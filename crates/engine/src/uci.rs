@@ -19,8 +19,10 @@ use anyhow::{Context, Result, bail};
 use kogge_chess::{Board, perft};
 use kogge_search::{
     Bound, DisplayValue, GamePosition, Info, InfoSink, Limits, Report, SearchResult,
+    nodes_per_second,
 };
 use std::io::BufRead;
+use std::time::{Duration, Instant};
 
 /// Whether to read another command.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -229,11 +231,13 @@ impl Uci {
                     chess960,
                 };
                 let out = self.out.clone();
+                let started = Instant::now();
                 self.session.start(
                     self.game.search_position(),
                     limits,
                     Box::new(sink),
                     Box::new(move |position, result| {
+                        out.line(totals_line(result.nodes, started.elapsed()));
                         out.line(bestmove(position, result, chess960));
                     }),
                 );
@@ -294,6 +298,18 @@ impl Uci {
         self.session.stop_and_join();
         Ok(())
     }
+}
+
+/// `info nodes … nps … time …` for the whole search, just before `bestmove`. The lines of the
+/// iterations count only up to the last one completed; a search stopped by the clock or `stop`
+/// has searched on since (often half its nodes), which a GUI's node count and rate, and the
+/// bench scripts' figures, would otherwise miss.
+fn totals_line(nodes: u64, time: Duration) -> String {
+    format!(
+        "info nodes {nodes} nps {} time {}",
+        nodes_per_second(nodes, time),
+        time.as_millis()
+    )
 }
 
 /// `bestmove X [ponder Y]`, never with an illegal move: the search's move if it is legal,
@@ -370,7 +386,6 @@ mod tests {
     use super::*;
     use crate::output::Captured;
     use kogge_chess::Move;
-    use std::time::Duration;
 
     fn run_script(script: &str) -> String {
         let captured = Captured::default();
@@ -446,6 +461,30 @@ mod tests {
             bestmove(&GamePosition::new(mated), &none, false),
             "bestmove 0000"
         );
+    }
+
+    #[test]
+    fn the_totals_line_before_bestmove() {
+        assert_eq!(
+            totals_line(1_500_000, Duration::from_millis(750)),
+            "info nodes 1500000 nps 2000000 time 750"
+        );
+        let text = run_script("position startpos\ngo depth 3\n");
+        let lines: Vec<&str> = text.lines().collect();
+        let last_pv = lines
+            .iter()
+            .rev()
+            .find(|l| l.contains(" pv "))
+            .expect("an iteration's line");
+        let nodes_of = |line: &str| -> u64 {
+            let words: Vec<&str> = line.split_whitespace().collect();
+            let at = words.iter().position(|w| *w == "nodes").expect("nodes");
+            words[at + 1].parse().expect("a count")
+        };
+        let totals = lines[lines.len() - 2];
+        assert!(totals.starts_with("info nodes "), "{text}");
+        // A search to a fixed depth ends with its last iteration: the same count.
+        assert_eq!(nodes_of(totals), nodes_of(last_pv), "{text}");
     }
 
     #[test]

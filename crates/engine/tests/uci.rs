@@ -154,6 +154,33 @@ fn depth_5_reports_every_iteration() {
 }
 
 #[test]
+fn a_stopped_search_reports_all_its_nodes_before_bestmove() {
+    let mut e = ready();
+    e.send("position startpos");
+    e.send("go movetime 300");
+    let lines = e.expect_prefix("bestmove");
+    let totals = &lines[lines.len() - 2];
+    assert!(totals.starts_with("info nodes "), "{lines:?}");
+    let count = |line: &str, key: &str| -> u64 {
+        field(line, key)
+            .and_then(|v| v.parse().ok())
+            .unwrap_or_else(|| panic!("no {key} in {line}"))
+    };
+    let last_pv = lines
+        .iter()
+        .rev()
+        .find(|l| l.contains(" pv "))
+        .expect("an iteration's line");
+    // The clock stopped an iteration: the totals count its nodes too.
+    assert!(
+        count(totals, "nodes") >= count(last_pv, "nodes"),
+        "{lines:?}"
+    );
+    assert!(count(totals, "time") >= count(last_pv, "time"), "{lines:?}");
+    assert!(count(totals, "nps") > 0, "{lines:?}");
+}
+
+#[test]
 fn a_clock_of_one_second_is_respected() {
     let mut e = ready();
     e.send("position startpos moves d2d4");

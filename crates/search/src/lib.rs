@@ -14,6 +14,6 @@ mod value;
 pub use backend::{GamePosition, SearchBackend, SearchResult};
 pub use control::SearchControl;
 pub use limits::{Clock, Limits};
-pub use report::{Bound, Info, InfoSink, Report};
+pub use report::{Bound, Info, InfoSink, Report, nodes_per_second};
 pub use timeman::TimeManager;
 pub use value::{DisplayValue, MATE, MAX_PLY, Value, mate_in, mated_in};

@@ -35,9 +35,14 @@ pub struct Info {
 impl Info {
     /// Nodes per second over the search so far.
     pub fn nps(&self) -> u64 {
-        let micros = self.time.as_micros().max(1);
-        (self.nodes as u128 * 1_000_000 / micros) as u64
+        nodes_per_second(self.nodes, self.time)
     }
+}
+
+/// `nodes` over `time` as a rate a second (a zero time counts as a microsecond).
+pub fn nodes_per_second(nodes: u64, time: Duration) -> u64 {
+    let micros = time.as_micros().max(1);
+    (nodes as u128 * 1_000_000 / micros) as u64
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
