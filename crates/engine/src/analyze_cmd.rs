@@ -10,10 +10,12 @@ use crate::search_setup::{SearchArgs, parse_movetime};
 use anyhow::{Context, Result};
 use clap::Args;
 use kogge_chess::Board;
-use kogge_search::{Bound, DisplayValue, GamePosition, Info, Report, SearchBackend, SearchControl};
+use kogge_search::{
+    Bound, DisplayValue, GamePosition, Info, Report, SearchBackend, SearchControl, nodes_per_second,
+};
 use std::io::{self, Write};
 use std::process::ExitCode;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// Thinking time when neither `--movetime` nor `--depth` is given: long enough for a useful
 /// depth, short enough not to feel stuck.
@@ -88,7 +90,9 @@ pub fn run(args: &AnalyzeArgs, engine: EngineSettings) -> Result<ExitCode> {
             _ => {}
         }
     };
+    let started = Instant::now();
     let result = search.search(&GamePosition::new(board), &limits, &control, &sink);
+    let took = started.elapsed();
 
     let mut out = io::stdout().lock();
     writeln!(out)?;
@@ -105,6 +109,7 @@ pub fn run(args: &AnalyzeArgs, engine: EngineSettings) -> Result<ExitCode> {
         // Only a position without legal moves has no best move, and that was handled above.
         None => writeln!(out, "Best move: (none)")?,
     }
+    writeln!(out, "{}", searched_line(result.nodes, took))?;
     out.flush()?;
     Ok(ExitCode::SUCCESS)
 }
@@ -136,6 +141,16 @@ fn iteration_line(board: &Board, info: &Info, multipv: bool) -> String {
     )
 }
 
+/// `Searched:  734208 nodes in 0.97s, 756.3k nodes/s`: the whole search, the iteration the time
+/// limit ended included, which the iteration lines do not count.
+fn searched_line(nodes: u64, time: Duration) -> String {
+    format!(
+        "Searched:  {nodes} nodes in {}, {} nodes/s",
+        seconds(time),
+        short_count(nodes_per_second(nodes, time))
+    )
+}
+
 /// A rate for a narrow column: `950`, `12.3k`, `1.52M`.
 fn short_count(n: u64) -> String {
     match n {
@@ -158,6 +173,14 @@ mod tests {
         assert_eq!(short_count(950), "950");
         assert_eq!(short_count(12_345), "12.3k");
         assert_eq!(short_count(1_520_000), "1.52M");
+    }
+
+    #[test]
+    fn the_searched_line() {
+        assert_eq!(
+            searched_line(734_208, Duration::from_millis(970)),
+            "Searched:  734208 nodes in 0.97s, 756.9k nodes/s"
+        );
     }
 
     #[test]

@@ -62,6 +62,17 @@ fn start_position_to_depth_6() {
     best_move(&text, &Board::startpos());
     assert!(text.lines().any(|l| l.starts_with("Ponder:")), "{text}");
     assert!(text.contains("\nSearch: cpu, 1 thread\n"), "{text}");
+    // The whole search's count closes the output: at a fixed depth, the last iteration's.
+    let searched = text.lines().last().expect("a closing line");
+    assert!(searched.starts_with("Searched:  "), "{text}");
+    let nth_count = |line: &str, n: usize| -> u64 {
+        line.split_whitespace()
+            .nth(n)
+            .and_then(|w| w.parse().ok())
+            .unwrap_or_else(|| panic!("no count in field {n} of {line}"))
+    };
+    // An iteration line is `depth/seldepth score nodes nps time pv`.
+    assert_eq!(nth_count(searched, 1), nth_count(lines[5], 2), "{text}");
 }
 
 #[test]
