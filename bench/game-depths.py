@@ -31,7 +31,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import shlex
 import statistics
 import sys
 import time
@@ -40,7 +39,8 @@ import chess
 import chess.engine
 import chess.pgn
 
-from uci_specs import PARTS, mean_interval, options_for, part_of, replayed_position
+from uci_specs import (PARTS, mean_interval, open_ready, options_for, part_of,
+                        replayed_position)
 
 def positions_of(game: chess.pgn.Game, side: str) -> list[chess.Board]:
     """The game's positions before each move made by `side` (white, black or both), in order."""
@@ -171,9 +171,8 @@ def main() -> int:
         if args.stderr:
             os.makedirs(args.stderr, exist_ok=True)
             err = open(os.path.join(args.stderr, f"{name}.stderr"), "w")
-        engine = chess.engine.SimpleEngine.popen_uci(shlex.split(command), timeout=600, stderr=err)
+        engine = open_ready(command, options_for(name, args.option), stderr=err)
         try:
-            engine.configure(options_for(name, args.option))
             for g, game in enumerate(games):
                 token = object()  # a new `game`: python-chess sends `ucinewgame` first
                 for board in positions_of(game, args.side):

@@ -26,6 +26,29 @@ PGN = """[Event "t"]
 """
 
 
+# The fake engine behind a pipe that holds back its first `readyok` for 1.5 s.
+SLOW_START_ENGINE = """import subprocess, sys, threading, time
+engine = subprocess.Popen([sys.executable, "{fake}", "random"], stdin=subprocess.PIPE,
+                          stdout=subprocess.PIPE, text=True)
+def answers():
+    first = True
+    for line in engine.stdout:
+        if first and line.strip() == "readyok":
+            time.sleep(1.5)
+            first = False
+        sys.stdout.write(line)
+        sys.stdout.flush()
+threading.Thread(target=answers, daemon=True).start()
+for line in sys.stdin:
+    engine.stdin.write(line)
+    engine.stdin.flush()
+    if line.strip() == "quit":
+        break
+engine.stdin.close()
+engine.wait()
+"""
+
+
 def record(engine, fullmove, depth, nodes=1000, seconds=0.1):
     return {"engine": engine, "game": 0, "fullmove": fullmove, "pieces": 3, "depth": depth,
             "nodes": nodes, "seconds": seconds}
@@ -94,10 +117,11 @@ class GameDepthsTest(unittest.TestCase):
         self.assertEqual([(r["part"], r["positions"]) for r in rows], [("moves 41 on", 2)])
         self.assertAlmostEqual(rows[0]["mean_change"], 2.0)  # +1 and +3, not 21 - 10 and 13 - 20
 
-    def replay(self, *args):
-        """PGN replayed by tools/match/fake_engine.py at 0.01 s a move with `args`: the script's
-        output and the searches it saved."""
+    def replay(self, *args, engine=None):
+        """PGN replayed by tools/match/fake_engine.py (or the `engine` command) at 0.01 s a move
+        with `args`: the script's output and the searches it saved."""
         fake = os.path.join(_here, "..", "tools", "match", "fake_engine.py")
+        engine = engine or f"{sys.executable} {fake} random"
         with tempfile.TemporaryDirectory() as tmp:
             pgn = os.path.join(tmp, "g.pgn")
             with open(pgn, "w") as f:
@@ -105,7 +129,7 @@ class GameDepthsTest(unittest.TestCase):
             out = os.path.join(tmp, "r.json")
             run = subprocess.run(
                 [sys.executable, os.path.join(_here, "game-depths.py"), "--pgn", pgn,
-                 "--movetime", "0.01", *args, "--engine", f"fake={sys.executable} {fake} random",
+                 "--movetime", "0.01", *args, "--engine", f"fake={engine}",
                  "--json", out],
                 capture_output=True, text=True, timeout=60)
             self.assertEqual(run.returncode, 0, run.stderr)
@@ -124,6 +148,18 @@ class GameDepthsTest(unittest.TestCase):
             board = chess.Board(r["fen"])
             self.assertEqual(board.turn, chess.BLACK)
             self.assertIn(chess.Move.from_uci(r["move"]), board.legal_moves)
+
+    def test_the_engine_set_up_is_not_timed_as_the_first_search(self):
+        # An engine that answers its first `isready` only after 1.5 s, as the GPU search does
+        # while it builds its kernel.
+        fake = os.path.join(_here, "..", "tools", "match", "fake_engine.py")
+        with tempfile.TemporaryDirectory() as tmp:
+            slow = os.path.join(tmp, "slow_start.py")
+            with open(slow, "w") as f:
+                f.write(SLOW_START_ENGINE.format(fake=fake))
+            _, saved = self.replay("--side", "white", engine=f"{sys.executable} {slow}")
+        self.assertEqual(len(saved), 3)
+        self.assertLess(saved[0]["seconds"], 1.0, saved)
 
     def test_a_replay_between_two_moves(self):
         _, saved = self.replay("--side", "both", "--from-move", "41", "--to-move", "41")

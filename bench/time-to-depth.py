@@ -17,7 +17,6 @@ Builds of the CPU search before ebc5705 mapped their table's pages during the fi
 """
 
 import argparse
-import shlex
 import statistics
 import sys
 import time
@@ -25,7 +24,7 @@ import time
 import chess
 import chess.engine
 
-from uci_specs import fen_of, options_for
+from uci_specs import fen_of, open_ready, options_for
 
 
 def main():
@@ -40,9 +39,8 @@ def main():
         fens = [fen_of(l) for l in f if l.strip() and not l.startswith("#")][: args.count]
     for spec in args.engine:
         name, command = spec.split("=", 1)
-        engine = chess.engine.SimpleEngine.popen_uci(shlex.split(command), timeout=600)
+        engine = open_ready(command, options_for(name, args.option))
         try:
-            engine.configure(options_for(name, args.option))
             seconds, nodes = [], 0
             for fen in fens:
                 board = chess.Board(fen)

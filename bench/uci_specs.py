@@ -1,8 +1,10 @@
 """What the bench scripts that drive UCI engines share (time-to-depth.py, game-depths.py,
 gpu-stop-moves.py, move-quality.py, gpu-closing-probe.py): a FEN from a FEN or EPD line, the
-options given as NAME:Option=Value, the parts of a game by move number, a mean's interval, and
-which of two replays' searches are the same position (replay-time.py too)."""
+options given as NAME:Option=Value, an engine opened and ready before anything is timed, the
+parts of a game by move number, a mean's interval, and which of two replays' searches are the
+same position (replay-time.py too)."""
 
+import shlex
 import statistics
 
 # Parts of a game by the game's move number, for figures by part (opening, middlegame, endgame).
@@ -45,3 +47,19 @@ def options_for(name: str, specs: list[str]) -> dict:
             key, value = setting.split("=", 1)
             options[key] = value
     return options
+
+
+def open_ready(command: str, options: dict, stderr=None):
+    """A python-chess engine for `command` with `options` set, once it has answered `isready`:
+    Kogge's GPU search builds its kernel and table at start and `isready` waits for that
+    (seconds), which would otherwise be timed as the first search."""
+    import chess.engine  # here, so that the scripts without engines need no python-chess
+
+    engine = chess.engine.SimpleEngine.popen_uci(shlex.split(command), timeout=600, stderr=stderr)
+    try:
+        engine.configure(options)
+        engine.ping()
+    except BaseException:
+        engine.quit()
+        raise
+    return engine
