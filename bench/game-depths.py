@@ -39,7 +39,7 @@ import chess
 import chess.engine
 import chess.pgn
 
-from uci_specs import (PARTS, mean_interval, open_ready, options_for, part_of,
+from uci_specs import (PARTS, load_runs, mean_interval, open_ready, options_for, part_of,
                         replayed_position)
 
 def positions_of(game: chess.pgn.Game, side: str) -> list[chess.Board]:
@@ -120,11 +120,7 @@ def paired(first: list[dict], second: list[dict]) -> list[dict]:
 
 def main() -> int:
     if len(sys.argv) == 4 and sys.argv[1] == "--paired":
-        runs = []
-        for path in sys.argv[2:]:
-            with open(path) as f:
-                runs.append(json.load(f))
-        rows = paired(*runs)
+        rows = paired(*load_runs(sys.argv[2:]))
         if not rows:
             print("no position searched in both runs", file=sys.stderr)
             return 1

@@ -16,12 +16,11 @@ Each run's first search is left out: it includes the kernel's build.
 
 from __future__ import annotations
 
-import json
 import math
 import statistics
 import sys
 
-from uci_specs import replayed_position
+from uci_specs import load_runs, replayed_position
 
 # Bands of the root's fifty-move count (halfmoves since a capture or pawn move).
 BANDS = ((0, 9), (10, 29), (30, 100))
@@ -59,11 +58,7 @@ def main(argv: list[str]) -> int:
     if len(argv) != 3:
         print(__doc__, file=sys.stderr)
         return 2
-    runs = []
-    for path in argv[1:]:
-        with open(path) as f:
-            runs.append(json.load(f))
-    pairs = pair(*runs)
+    pairs = pair(*load_runs(argv[1:]))
     if not pairs:
         print("no search in both runs", file=sys.stderr)
         return 1

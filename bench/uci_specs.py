@@ -1,9 +1,10 @@
 """What the bench scripts that drive UCI engines share (time-to-depth.py, game-depths.py,
 gpu-stop-moves.py, move-quality.py, gpu-closing-probe.py): a FEN from a FEN or EPD line, the
 options given as NAME:Option=Value, an engine opened and ready before anything is timed, the
-parts of a game by move number, a mean's interval, and which of two replays' searches are the
-same position (replay-time.py too)."""
+parts of a game by move number, a mean's interval, and the records of replays and which of two
+replays' searches are the same position (replay-time.py too)."""
 
+import json
 import shlex
 import statistics
 
@@ -20,6 +21,15 @@ def replayed_position(record: dict) -> tuple:
     and side to move (a record saved without its FEN, before game-depths.py kept it, is one
     side's), so that two replays' searches pair up with `--side both` too."""
     return (record["game"], record["fullmove"], record["fen"].split()[1] if "fen" in record else None)
+
+
+def load_runs(paths: list[str]) -> list[list[dict]]:
+    """The records of each replay's JSON (game-depths.py --json), in the order given."""
+    runs = []
+    for path in paths:
+        with open(path) as f:
+            runs.append(json.load(f))
+    return runs
 
 
 def mean_interval(xs: list[float]) -> tuple[float, float]:
