@@ -26,29 +26,6 @@ PGN = """[Event "t"]
 """
 
 
-# The fake engine behind a pipe that holds back its first `readyok` for 1.5 s.
-SLOW_START_ENGINE = """import subprocess, sys, threading, time
-engine = subprocess.Popen([sys.executable, "{fake}", "random"], stdin=subprocess.PIPE,
-                          stdout=subprocess.PIPE, text=True)
-def answers():
-    first = True
-    for line in engine.stdout:
-        if first and line.strip() == "readyok":
-            time.sleep(1.5)
-            first = False
-        sys.stdout.write(line)
-        sys.stdout.flush()
-threading.Thread(target=answers, daemon=True).start()
-for line in sys.stdin:
-    engine.stdin.write(line)
-    engine.stdin.flush()
-    if line.strip() == "quit":
-        break
-engine.stdin.close()
-engine.wait()
-"""
-
-
 def record(engine, fullmove, depth, nodes=1000, seconds=0.1):
     return {"engine": engine, "game": 0, "fullmove": fullmove, "pieces": 3, "depth": depth,
             "nodes": nodes, "seconds": seconds}
@@ -153,11 +130,8 @@ class GameDepthsTest(unittest.TestCase):
         # An engine that answers its first `isready` only after 1.5 s, as the GPU search does
         # while it builds its kernel.
         fake = os.path.join(_here, "..", "tools", "match", "fake_engine.py")
-        with tempfile.TemporaryDirectory() as tmp:
-            slow = os.path.join(tmp, "slow_start.py")
-            with open(slow, "w") as f:
-                f.write(SLOW_START_ENGINE.format(fake=fake))
-            _, saved = self.replay("--side", "white", engine=f"{sys.executable} {slow}")
+        slow = f"{sys.executable} {fake} random --ready-delay 1.5"
+        _, saved = self.replay("--side", "white", engine=slow)
         self.assertEqual(len(saved), 3)
         self.assertLess(saved[0]["seconds"], 1.0, saved)
 

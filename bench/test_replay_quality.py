@@ -31,21 +31,6 @@ def run(tmp, engines, **env):
     return subprocess.run(["bash", _script], capture_output=True, text=True, timeout=120, env=full)
 
 
-# The fake engine behind a pipe that copies every command it is sent to stderr.
-ECHO_ENGINE = """import subprocess, sys
-engine = subprocess.Popen([sys.executable, "{fake}", "random"], stdin=subprocess.PIPE, text=True)
-for line in sys.stdin:
-    sys.stderr.write(line)
-    sys.stderr.flush()
-    engine.stdin.write(line)
-    engine.stdin.flush()
-    if line.strip() == "quit":
-        break
-engine.stdin.close()
-engine.wait()
-"""
-
-
 class ReplayQualityTest(unittest.TestCase):
     def test_every_engine_replays_every_position(self):
         fake = f"{sys.executable} {_fake} random"
@@ -76,10 +61,8 @@ class ReplayQualityTest(unittest.TestCase):
     def test_a_fixed_time_a_move_and_the_engine_stderr_kept(self):
         with tempfile.TemporaryDirectory() as tmp:
             # An engine that echoes what it is sent to its stderr, which the replay keeps.
-            echo = os.path.join(tmp, "echo_engine.py")
-            with open(echo, "w") as f:
-                f.write(ECHO_ENGINE.format(fake=_fake))
-            done = run(tmp, f"a={sys.executable} {echo}", HASH="", MOVETIME="0.05", SIDE="black")
+            echo = f"{sys.executable} {_fake} random --echo"
+            done = run(tmp, f"a={echo}", HASH="", MOVETIME="0.05", SIDE="black")
             self.assertEqual(done.returncode, 0, done.stderr)
             with open(os.path.join(tmp, "r", "a.stderr")) as f:
                 sent = f.read()

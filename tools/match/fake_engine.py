@@ -11,7 +11,11 @@ its mode, misbehaves on its move number --after + 1 of each game:
 Moves are drawn from a generator seeded by the position, so games between fake engines repeat
 exactly from run to run.
 
-Usage: fake_engine.py MODE [--after N]
+Two options serve the bench scripts' tests: --echo copies every command received to stderr
+(what an engine was sent), and --ready-delay S answers the first `isready` only after S seconds
+(an engine that sets itself up at start, as Kogge's GPU search builds its kernel).
+
+Usage: fake_engine.py MODE [--after N] [--echo] [--ready-delay S]
 """
 
 import argparse
@@ -45,11 +49,18 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("mode", choices=("random", "illegal", "crash", "slow", "hang"))
     parser.add_argument("--after", type=int, default=2, help="good moves before misbehaving")
+    parser.add_argument("--echo", action="store_true", help="copy every command to stderr")
+    parser.add_argument("--ready-delay", type=float, default=0.0,
+                        help="seconds before the first readyok")
     args = parser.parse_args()
 
     board = chess.Board()
     moves_this_game = 0
+    ready_delay = args.ready_delay
     for line in sys.stdin:
+        if args.echo:
+            sys.stderr.write(line)
+            sys.stderr.flush()
         tokens = line.split()
         if not tokens:
             continue
@@ -59,6 +70,8 @@ def main() -> None:
             print("id author test_match.py")
             print("uciok")
         elif command == "isready":
+            time.sleep(ready_delay)
+            ready_delay = 0.0
             print("readyok")
         elif command == "ucinewgame":
             moves_this_game = 0
