@@ -33,6 +33,7 @@ import depths
 import games
 import match
 import opening_moves
+import paired
 import quality
 import stability
 from stats import Sprt, elo_estimate, format_elo
@@ -241,6 +242,69 @@ class CombineTest(unittest.TestCase):
             self.assertEqual(combine.main([str(one), str(one)]), 0)
             self.assertEqual(combine.main([str(one), str(two)]), 1)
             self.assertEqual(combine.main([str(Path(tmp, "missing.json"))]), 1)
+
+
+def _game(white: str, black: str, result: str, fen: str | None = None) -> str:
+    """A PGN game of one move with the given players, result and start."""
+    game = chess.pgn.Game()
+    game.headers["White"], game.headers["Black"], game.headers["Result"] = white, black, result
+    if fen:
+        game.setup(chess.Board(fen))
+    game.add_variation(next(iter(game.board().legal_moves)))
+    return str(game) + "\n\n"
+
+
+_OTHER_START = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+
+
+class PairedTest(unittest.TestCase):
+    def test_games_pair_by_start_and_colours_in_order(self):
+        first = paired.engine_games(
+            _game("gpu", "cpu", "1-0") + _game("cpu", "gpu", "1-0") + _game("gpu", "cpu", "1/2-1/2")
+            + _game("gpu", "cpu", "0-1", _OTHER_START) + _game("cpu", "gpu", "*"),
+            "cpu",
+        )
+        second = paired.engine_games(
+            _game("cpu", "main", "0-1") + _game("main", "cpu", "0-1") + _game("main", "cpu", "1-0")
+            + _game("cpu", "main", "1/2-1/2"),
+            "cpu",
+        )
+        self.assertEqual(first.engine, "gpu")
+        self.assertEqual(first.scores[(chess.STARTING_FEN, False)], [1.0, 0.5])
+        self.assertEqual(first.scores[(chess.STARTING_FEN, True)], [0.0])  # the "*" left out
+        # Standard start, engine white: (1, 0) then (0.5, 1); engine black: (0, 1); the other
+        # start has no pair in the second file, nor its second game with black a pair in the first.
+        self.assertEqual(paired.pair(first, second), [(1.0, 0.0), (0.5, 1.0), (0.0, 1.0)])
+        text = paired.report(first, second, "cpu")
+        self.assertIn("3 paired games against cpu", text)
+        self.assertIn("gpu: W/D/L 1/1/1, score 50.0%", text)
+        self.assertIn("main: W/D/L 2/0/1, score 66.7%", text)
+        self.assertIn("gpu minus main: -16.7 points a game", text)
+        self.assertIn("1 games better, 2 worse", text)
+
+    def test_a_game_without_the_opponent_or_a_second_engine_is_refused(self):
+        with self.assertRaisesRegex(ValueError, "has no cpu"):
+            paired.engine_games(_game("gpu", "main", "1-0"), "cpu")
+        with self.assertRaisesRegex(ValueError, "both gpu and main"):
+            paired.engine_games(_game("gpu", "cpu", "1-0") + _game("main", "cpu", "1-0"), "cpu")
+        with self.assertRaisesRegex(ValueError, "no games"):
+            paired.engine_games("", "cpu")
+
+    def test_the_command_line_names_files_of_one_engine_and_refuses_bad_ones(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            one, two, bad = Path(tmp, "one.pgn"), Path(tmp, "two.pgn"), Path(tmp, "bad.pgn")
+            one.write_text(_game("gpu", "cpu", "1-0") + _game("cpu", "gpu", "1-0"))
+            two.write_text(_game("gpu", "cpu", "1/2-1/2") + _game("cpu", "gpu", "0-1"))
+            bad.write_text(_game("gpu", "x", "1-0"))
+            out = io.StringIO()
+            with unittest.mock.patch("sys.stdout", out):
+                self.assertEqual(paired.main([str(one), str(two), "--opponent", "cpu"]), 0)
+            self.assertIn(f"gpu ({one}) minus gpu ({two}): -25.0 points a game [-100.0,", out.getvalue())
+            with unittest.mock.patch("sys.stderr", io.StringIO()) as err:
+                self.assertEqual(paired.main([str(one), str(bad), "--opponent", "cpu"]), 1)
+                self.assertEqual(paired.main([str(one), str(Path(tmp, "none.pgn")), "--opponent", "cpu"]), 1)
+            self.assertIn("has no cpu", err.getvalue())
+            self.assertIn("cannot read", err.getvalue())
 
 
 class QualityTest(unittest.TestCase):
