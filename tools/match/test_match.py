@@ -281,6 +281,10 @@ class PairedTest(unittest.TestCase):
         self.assertIn("main: W/D/L 2/0/1, score 66.7%", text)
         self.assertIn("gpu minus main: -16.7 points a game", text)
         self.assertIn("1 games better, 2 worse", text)
+        # The other start with the opponent white: the first file has it only with gpu white.
+        lone = paired.engine_games(_game("cpu", "other", "1-0", _OTHER_START), "cpu")
+        self.assertEqual(paired.pair(first, lone), [])
+        self.assertEqual(paired.report(first, lone, "cpu"), "no game of gpu against cpu has a pair in other's")
 
     def test_a_game_without_the_opponent_or_a_second_engine_is_refused(self):
         with self.assertRaisesRegex(ValueError, "has no cpu"):
