@@ -19,7 +19,6 @@ pairs' differences).
 from __future__ import annotations
 
 import argparse
-import io
 import math
 import statistics
 import sys
@@ -27,8 +26,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import chess
-import chess.pgn
 
+from depths import iter_games
 from stats import Z_95, elo_estimate, format_elo
 
 RESULT_FOR_WHITE = {"1-0": 1.0, "1/2-1/2": 0.5, "0-1": 0.0}
@@ -48,10 +47,9 @@ class EngineGames:
 def engine_games(pgn_text: str, opponent: str) -> EngineGames:
     """The scores of the opponent's adversary in each finished game; ValueError if a game lacks
     the opponent or the adversary changes within the file."""
-    handle = io.StringIO(pgn_text)
     engine = None
     scores: dict[GameKey, list[float]] = {}
-    while (game := chess.pgn.read_game(handle)) is not None:
+    for game in iter_games(pgn_text):
         white, black = game.headers.get("White", "?"), game.headers.get("Black", "?")
         if opponent not in (white, black):
             raise ValueError(f"a game of {white} and {black} has no {opponent}")
