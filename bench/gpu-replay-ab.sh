@@ -17,6 +17,7 @@
 #   FROM_MOVE  the first move replayed        (default 41)
 #   BACKEND    cuda, opencl or cpu            (default cuda)
 #   WORKERS    the UCI option Workers         (default 1; 0 for the device's default)
+#   FINISHER   the UCI option GPU Finisher    (default: the engine's)
 #   HASH       the UCI option Hash, MiB       (default 256)
 #   REPS       interleaved runs per variant   (default 2)
 #   OUT        a folder for the runs' JSON    (default a temporary one)
@@ -43,6 +44,7 @@ read_variants
 
 worker_option=()
 [[ "$BACKEND" != cpu ]] && worker_option=(--option "engine:Workers=$WORKERS")
+[[ "$BACKEND" != cpu && -n "${FINISHER:-}" ]] && worker_option+=(--option "engine:GPU Finisher=$FINISHER")
 
 first=""
 for rep in $(seq "$REPS"); do
