@@ -285,19 +285,50 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
     const u32 root_limited = params->root_move_count != 0u;
 
     if (result->status != STATUS_RUNNING && !params->start) return;
+#if SOLO_MAIN
+    if (worker == 0 && lane == 0) ((volatile GLOBAL u32 *)control)[CONTROL_SM0] = SM_ID() + 1u;
+    const u32 my_sm = SM_ID() + 1u;
+#endif
+
+    /* A fresh start at the root, or the saved stack resumed. */
+    u32 fresh = params->start != 0u;
+#if HELPERS_KEEP
+    /* Under FINISH_MAIN (HELPERS_KEEP, search_state.h) a helper deepens on its own and is not
+     * restarted by a new iteration whose depth it has reached: it goes on (`kept`), its nodes
+     * counted from the iteration's start. */
+    const u32 keeps = worker > 0 && params->finisher == FINISH_MAIN && params->mode != MODE_YBWC;
+    u32 kept = 0;
+    u32 deepened = 0; /* restarted at the next depth in this launch: its counts go on */
+    if (keeps && params->start == START_KEEP && result->status == STATUS_RUNNING &&
+        ((const GLOBAL WorkerStack *)words_saved)->root_depth >= root_depth) {
+        fresh = 0;
+        kept = 1;
+    }
+#endif
 
     Frame f;
     Board cur;
     u64 key;
     u32 ply;
     u64 nodes_at_start;
-    if (params->start) {
+#if HELPERS_KEEP
+restart:
+#endif
+    if (fresh) {
         if (lane == 0) {
+#if HELPERS_KEEP
+            s.root_depth = root_depth;
+#endif
             s.ply = 0;
             s.seldepth = 0;
-            s.nodes = 0;
-            s.tt_cutoffs = 0;
-            s.etc_cutoffs = 0;
+#if HELPERS_KEEP
+            if (!deepened)
+#endif
+            {
+                s.nodes = 0;
+                s.tt_cutoffs = 0;
+                s.etc_cutoffs = 0;
+            }
             if (FINISH_CHECKED_CODE) s.root_claim = 0;
 #if NMP_VERIFY
             s.nmp_min_ply = 0;
@@ -340,14 +371,27 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
 #if YBWC
             bc.idle = 0; /* until a node entry reads it (SPLIT_CHECK_EVERY) */
 #endif
+#if HELPERS_KEEP
+            if (kept) {
+                s.nodes = 0;
+                s.tt_cutoffs = 0;
+                s.etc_cutoffs = 0;
+            }
+#endif
         }
         BARRIER();
+#if HELPERS_KEEP
+        root_depth = s.root_depth;
+#endif
         ply = s.ply;
         f = s.current;
         cur = s.boards[ply];
         key = s.keys[ply];
     }
-    nodes_at_start = s.nodes;
+#if HELPERS_KEEP
+    if (!deepened)
+#endif
+        nodes_at_start = s.nodes;
     u64 nodes = s.nodes;
     u32 seldepth = s.seldepth;
 #if NMP_VERIFY
@@ -427,6 +471,9 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
                 bc.tt_hit = tt_probe(tt, log2, key, &d);
                 bc.tt_data = d;
                 bc.done = done;
+#if SOLO_MAIN
+                bc.solo_yield = worker > 0 && ((volatile GLOBAL u32 *)control)[CONTROL_SM0] == my_sm;
+#endif
                 if (params->workers > 1) bc.slice_used = used;
                 bc.busy = watch && deferrable && on_slot == key;
                 if (watch && !bc.busy) *slot = key;
@@ -763,9 +810,16 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
         if (state == STATE_ENTER) {
             /* Step 1. Between slices, and when another worker has finished the iteration. */
             if (bc.done) {
+#if HELPERS_KEEP
+                /* Suspended rather than idle: the next iteration may keep it going. */
+                if (keeps) break;
+#endif
                 idle = 1;
                 break;
             }
+#if SOLO_MAIN
+            if (bc.solo_yield) break; /* suspended until the next launch */
+#endif
 #if YBWC
             if (bc.abort != SPLIT_NONE) {
                 /* A split point above this node was stopped. This worker's own: back to it, whose
@@ -1602,7 +1656,24 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
     }
 #endif
     /* ---- Leaving the launch ---- */
+#if SOLO_MAIN
+    if (worker == 0 && lane == 0) ((volatile GLOBAL u32 *)control)[CONTROL_SM0] = 0u;
+#endif
     if (finished) {
+#if HELPERS_KEEP
+        /* A helper of FINISH_MAIN, whose result ends nothing, searches the next depth at once
+         * (Lazy SMP's helpers on a CPU), up to HELPERS_KEEP plies past the iteration and within
+         * the search's last depth, rather than wait idle for worker 0 to end the iteration. */
+        if (keeps && root_depth < params->depth_limit && root_depth < params->depth + HELPERS_KEEP) {
+            root_depth++;
+            fresh = 1;
+            kept = 0;
+            deepened = 1;
+            BARRIER();
+            if (lane == 0) s.nodes = nodes;
+            goto restart;
+        }
+#endif
         /* The root is done: publish the result. Worker 0's ends the iteration for everyone, and
          * a helper's as `finisher` says (helper_ends). */
         if (lane == 0) {

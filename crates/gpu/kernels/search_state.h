@@ -153,7 +153,7 @@ typedef struct {
     u32 root_halfmove;
     u32 history_len;  /* game keys before the root, oldest first */
     u32 slice_nodes;  /* node budget per worker per launch (on average, with several workers) */
-    u32 start;        /* 1: every worker starts at the root; 0: resume */
+    u32 start;        /* START_ALL or START_KEEP: every worker starts at the root (HELPERS_KEEP); 0: resume */
     u32 generation;   /* transposition table age, 0..63 */
     u32 tt_buckets_log2;
     u32 workers;
@@ -245,6 +245,18 @@ typedef struct {
 
 /* control[0]: set by the first worker to finish the iteration; the others stop. */
 #define CONTROL_DONE 0
+/* SOLO_MAIN 1 (an experiment, off): a helper that finds itself on the multiprocessor worker 0
+ * runs on (CONTROL_SM0, worker 0's SM_ID() + 1 while it runs a launch, else 0) suspends for the
+ * launch, so that worker 0, which alone ends iterations under FINISH_MAIN, runs alone there: a
+ * worker beside another is slower (the instruction cache). Tried under FINISH_ANY in the
+ * twenty-third session, where worker 0 almost never ends an iteration. Meaningful on NVIDIA
+ * only: elsewhere SM_ID() is the work-group's own number. H200, 528 workers, FINISH_MAIN
+ * (fifty-sixth session): 42% less time to depth 14 from an empty table, none on replayed games'
+ * tables (depth 15, 338 searches). Off. */
+#ifndef SOLO_MAIN
+#define SOLO_MAIN 0
+#endif
+#define CONTROL_SM0 9
 /* control[1]: nodes entered in this launch by all workers, zeroed by the host before each launch.
  * With several workers a launch ends when they have entered `slice_nodes` nodes each on average,
  * not when each has: workers differ in what their nodes cost (one whose nodes end on the table
@@ -299,6 +311,25 @@ DEVICE_FN i32 root_unpack_value(u32 packed) { return (i32)(packed >> 16) - 32768
  * docs/STRENGTH.md; bench/helper-ahead.py splits a replay's searches by who ended them). */
 #ifndef AHEAD_ENDS
 #define AHEAD_ENDS 1
+#endif
+
+/* A new iteration's first launch (SearchParams.start): START_ALL starts every worker at the root;
+ * START_KEEP, from the host where the iteration searches the root and moves of the one before,
+ * lets a helper that HELPERS_KEEP keeps go on where it has reached the depth it would start at. */
+#define START_ALL 1u
+#define START_KEEP 2u
+
+/* HELPERS_KEEP N (an experiment, 0: off): under FINISH_MAIN, where no helper's result ends an
+ * iteration, a helper that finishes its root search goes on to the next depth at once (up to N
+ * plies past the iteration worker 0 is on, and the search's last depth) instead of idling until
+ * worker 0 ends the iteration, and a helper already at or past the depth a new iteration would
+ * start it at is not restarted (START_KEEP): each helper deepens on its own, as Lazy SMP's
+ * threads do on a CPU, and worker 0's iterations walk over the entries they leave. H200, 528
+ * workers (fifty-sixth session): from an empty table 34% less time to depth 14 (bench positions,
+ * two runs); on the tables of replayed games no faster to depth 15 (N = 2 and 64, 492 searches);
+ * at 3 s + 0.03 s against the default -8 [-75, +59] in 45 games, as `main` alone. Off. */
+#ifndef HELPERS_KEEP
+#define HELPERS_KEEP 0
 #endif
 
 /* Whether a helper's finished root search, of `value` and best move `best`, ends the iteration
@@ -422,6 +453,9 @@ typedef struct {
     u64 tt_cutoffs;
     u64 etc_cutoffs;
     u32 root_claim;                 /* lane 0's: its fail high at the root being re-searched (CONTROL_ROOT) */
+#if HELPERS_KEEP
+    i32 root_depth;                 /* the depth this worker searches the root to (its own) */
+#endif
 #if NMP_VERIFY
     u32 nmp_min_ply;                /* no null move above this ply (a verification's), or 0 */
 #endif
@@ -452,6 +486,9 @@ typedef struct {
     u32 best_move;    /* YBWC: a closed PV split point's best move and line length */
     u32 pv_len;
     i32 history;      /* the history of a move late-move reduction is reducing (a shared table) */
+#if SOLO_MAIN
+    u32 solo_yield;   /* SOLO_MAIN: this helper shares worker 0's multiprocessor */
+#endif
 } Broadcast;
 
 /* ---- Enhanced transposition cutoff ---------------------------------------------------------------

@@ -12,8 +12,9 @@ use crate::game_keys::{GAME_FILTER_WORDS, GAME_KEYS, game_keys_buffer};
 use crate::kernel_source::{search_defines, search_source};
 use crate::layout::{
     BUSY_ENTRIES, Finisher, GPU_MAX_PLY, HISTORY_WORDS, MAX_MOVES, MAX_ROOT_MOVES, ParallelMode,
-    ROOT_MARGIN, SPLITS_PER_WORKER, STATUS_BROKEN, STATUS_DONE, STATUS_HELPED, STATUS_IDLE,
-    STATUS_RUNNING, SearchParams, TT_BUCKET, TT_ENTRY_BYTES, WORKER_LANES, WorkerResult,
+    ROOT_MARGIN, SPLITS_PER_WORKER, START_ALL, START_KEEP, STATUS_BROKEN, STATUS_DONE,
+    STATUS_HELPED, STATUS_IDLE, STATUS_RUNNING, SearchParams, TT_BUCKET, TT_ENTRY_BYTES,
+    WORKER_LANES, WorkerResult,
 };
 use crate::line_table::line_table;
 use kogge_chess::{Board, Move};
@@ -134,6 +135,10 @@ pub struct GpuSearch {
     /// The root moves the next iterations search (`go searchmoves`, MultiPV's later lines);
     /// empty: all. Cleared by [`GpuSearch::new_search`].
     root_moves: Vec<Move>,
+    /// The root (its key) and root moves of the last iteration, where it completed in this
+    /// search with nothing changed since: the next iteration of the same root and moves starts
+    /// with `START_KEEP`, which lets the kernel keep helpers going (`HELPERS_KEEP`).
+    kept_from: Option<(u64, Vec<Move>)>,
     control: Buffer<u32>,
     busy: Buffer<u64>,
     /// YBWC: the split points (`SplitPoint` in search_split.h, SPLITS_PER_WORKER a worker).
@@ -170,12 +175,14 @@ pub struct GpuSearch {
 /// The words a helper's result is checked against (`CONTROL_ROOT`, `CONTROL_FIRST`).
 const CONTROL_ROOT: usize = 2;
 const CONTROL_FIRST: usize = 3;
+const CONTROL_SM0: usize = 9;
 
 /// `control`'s length: the flag, the slice count and the two root words, and with diagnostics
 /// their counters and table of 2^log2 keys.
 fn control_words(diag_log2: Option<u32>, cycles: bool) -> usize {
     let table = control_diag_table(cycles);
-    diag_log2.map_or(if cycles { table } else { CONTROL_FIRST + 1 }, |n| {
+    // Ten words at least: the kernel's CONTROL_SM0 (word 9, SOLO_MAIN) lies past the root words.
+    diag_log2.map_or(if cycles { table } else { CONTROL_SM0 + 1 }, |n| {
         table + (2usize << n)
     })
 }
@@ -298,6 +305,7 @@ impl GpuSearch {
             game_keys: device.alloc(GAME_KEYS + GAME_FILTER_WORDS)?,
             history_len: 0,
             root_moves: Vec::new(),
+            kept_from: None,
             control: device.alloc(control_words(diag_log2, diag_cycles))?,
             busy: device.alloc(BUSY_ENTRIES)?,
             splits: device.alloc(split_bytes)?,
@@ -389,6 +397,7 @@ impl GpuSearch {
     /// iteration on: scaling measurements without rebuilding anything.
     pub fn set_active_workers(&mut self, workers: usize) {
         self.active_workers = workers.clamp(1, self.options.workers);
+        self.kept_from = None;
         self.host_results.truncate(self.active_workers);
         self.host_results
             .resize(self.active_workers, WorkerResult::default());
@@ -406,6 +415,7 @@ impl GpuSearch {
             self._module = module;
         }
         self.options.finisher = finisher;
+        self.kept_from = None;
         Ok(())
     }
 
@@ -451,6 +461,7 @@ impl GpuSearch {
         self.history_len = len;
         self.generation = (self.generation + 1) & 63;
         self.root_moves.clear();
+        self.kept_from = None;
         self.closing = false;
         if self.trace {
             // Where a search's iterations begin: since searches start at the depth of the
@@ -510,6 +521,7 @@ impl GpuSearch {
     /// Forgets the table only: the workers keep their move-ordering history (a diagnostic's
     /// control, one search's tree against the same search ordered by a history already trained).
     pub fn clear_table(&mut self) -> Result<(), GpuError> {
+        self.kept_from = None;
         let tt_words = self.tt.len();
         self.tt = self.device.alloc(0)?;
         self.tt = self.device.alloc(tt_words)?;
@@ -527,7 +539,7 @@ impl GpuSearch {
             root_halfmove: u32::from(root.halfmove_clock()),
             history_len: self.history_len,
             slice_nodes: self.slice_nodes,
-            start: 1,
+            start: START_ALL,
             generation: self.generation,
             tt_buckets_log2: self.tt_log2,
             workers: self.active_workers as u32,
@@ -554,6 +566,10 @@ impl GpuSearch {
         stop: &mut dyn FnMut(u64) -> bool,
     ) -> Result<Outcome, GpuError> {
         let mut params = self.search_params(root, depth, alpha, beta);
+        let this_root = (root.hash(), self.root_moves.clone());
+        if self.kept_from.take().as_ref() == Some(&this_root) {
+            params.start = START_KEEP;
+        }
         if matches!(
             self.options.mode,
             ParallelMode::Abdada | ParallelMode::AbdadaRmo
@@ -618,6 +634,7 @@ impl GpuSearch {
                     self.trace_iteration(&params, &done, iteration_started.elapsed(), launches);
                     self.trace_agreement(&done, &done_at, first_of_0);
                 }
+                self.kept_from = Some(this_root);
                 return Ok(Outcome::Done(done));
             }
             if !self.host_results.iter().any(|r| r.status == STATUS_RUNNING) {

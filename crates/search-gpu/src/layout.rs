@@ -234,6 +234,13 @@ pub const STATUS_BROKEN: u32 = 3;
 /// A worker finished the iteration without ending it: its result is not used.
 pub const STATUS_HELPED: u32 = 4;
 
+/// `SearchParams::start` of an iteration's first launch: every worker starts at the root, or
+/// (`START_KEEP`, the iteration after a completed one of the same root and root moves) the
+/// kernel may keep helpers going that have reached the depth they would start at
+/// (`HELPERS_KEEP` in search_state.h). Later launches resume (0).
+pub const START_ALL: u32 = 1;
+pub const START_KEEP: u32 = 2;
+
 /// Bytes of one transposition-table entry and entries per bucket.
 pub const TT_ENTRY_BYTES: usize = 16;
 pub const TT_BUCKET: usize = 4;

@@ -53,7 +53,9 @@ fn search_kernel_compiles_for_sm_90() {
     // TT_SETTLE_PV 0 (not by PV nodes), SETTLE_AGAIN 0 (one round a node) and STORE_EVAL 0
     // (evaluations at stand pat and reverse futility not kept), REPETITION_FILTER off (the game's
     // part of the repetition test read whatever the key), AHEAD_ENDS off (helpers searching ahead
-    // never end an iteration); and the diagnostic DIAG_CYCLES
+    // never end an iteration), HELPERS_KEEP 2 (under `main`, helpers deepen on their own and go
+    // on across iterations), SOLO_MAIN on (helpers beside worker 0 suspend); and the diagnostic
+    // DIAG_CYCLES
     // (the parts' cycles, read from %clock64).
     let defines: Vec<(&str, String)> = kogge_search_gpu::search_defines();
     for (variant, value) in [
@@ -71,6 +73,8 @@ fn search_kernel_compiles_for_sm_90() {
         ("STORE_EVAL", "0"),
         ("REPETITION_FILTER", "0"),
         ("AHEAD_ENDS", "0"),
+        ("HELPERS_KEEP", "2"),
+        ("SOLO_MAIN", "1"),
         ("DIAG_CYCLES", "1"),
     ] {
         let ptx = compile_cuda_for_check(
