@@ -10,29 +10,23 @@
 
 mod common;
 
-use kogge_chess::{Board, Epd};
-use kogge_search_gpu::driver::Outcome;
-use kogge_search_gpu::{Finisher, GpuSearch, GpuSearchOptions, ParallelMode};
+use common::board;
+use kogge_search_gpu::{Finisher, GpuSearch, ParallelMode};
 
-fn board(fen: &str) -> Board {
-    Epd::parse(fen).expect("valid FEN").board
-}
-
-/// Iterations 1 to `depth` of one search (each after the first starts with `START_KEEP`).
-fn search_to(gpu: &mut GpuSearch, b: &Board, depth: i32) -> kogge_search_gpu::Iteration {
-    gpu.new_search(&[]).unwrap();
-    let mut last = None;
-    for d in 1..=depth {
-        match gpu.iterate(b, d, -32001, 32001, &mut |_| false).unwrap() {
-            Outcome::Done(it) => {
-                assert_eq!(it.worker, 0, "depth {d}: only worker 0 ends an iteration");
-                assert!(b.legal_moves().contains(it.best), "depth {d}: {it:?}");
-                last = Some(it);
-            }
-            Outcome::Stopped { .. } => unreachable!("nothing stops it"),
-        }
+/// Iterations 1 to `depth` of one search (each after the first starts with `START_KEEP`): worker
+/// 0 ends every one, with a legal move.
+fn search_to(gpu: &mut GpuSearch, fen: &str, depth: i32) -> kogge_search_gpu::Iteration {
+    let b = board(fen);
+    let done = common::iterations(gpu, &b, depth);
+    for it in &done {
+        assert_eq!(
+            it.worker, 0,
+            "depth {}: only worker 0 ends an iteration",
+            it.depth
+        );
+        assert!(b.legal_moves().contains(it.best), "{it:?}");
     }
-    last.unwrap()
+    done.into_iter().last().unwrap()
 }
 
 #[test]
@@ -50,25 +44,17 @@ fn kept_helpers_leave_worker_0_proving_the_mates() {
         ),
         ("6kr/1q2r1p1/1p2N1Q1/5p2/1P1p4/6R1/7P/2R3K1 w - - 0 1", 3),
     ];
-    for device in common::devices() {
-        let options = GpuSearchOptions {
-            workers: 4,
-            hash_mb: 8,
-            mode: ParallelMode::AbdadaRmo,
-            finisher: Finisher::Main,
-        };
-        let mut gpu = GpuSearch::with_device(device, options).expect("search kernel builds");
+    for mut gpu in common::open_all_finishing(4, ParallelMode::AbdadaRmo, Finisher::Main) {
         gpu.set_slice_nodes(Some(16));
         for (fen, moves) in mates {
             gpu.clear().unwrap();
-            let it = search_to(&mut gpu, &board(fen), 7);
+            let it = search_to(&mut gpu, fen, 7);
             assert_eq!(it.score, 32000 - (2 * moves - 1), "{fen}: {it:?}");
         }
         // A quiet middlegame, on the table the mates left: the helpers search ahead of worker 0
         // and their entries are the ones its iterations meet.
-        let b = board("r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1BBPPP/R2QK2R w KQ - 0 9");
-        let it = search_to(&mut gpu, &b, 7);
-        assert!(b.legal_moves().contains(it.best), "{it:?}");
+        let quiet = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1BBPPP/R2QK2R w KQ - 0 9";
+        let it = search_to(&mut gpu, quiet, 7);
         assert!(it.score.abs() < 300, "{it:?}");
         let helpers: u64 = gpu.worker_nodes()[1..].iter().sum();
         assert!(

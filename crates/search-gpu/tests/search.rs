@@ -3,7 +3,7 @@
 
 mod common;
 
-use kogge_chess::{Board, Epd};
+use kogge_chess::Board;
 use kogge_search_gpu::driver::Outcome;
 use kogge_search_gpu::{Finisher, GpuSearch, GpuSearchOptions, ParallelMode};
 
@@ -15,44 +15,20 @@ fn open_all_with(workers: usize, mode: ParallelMode) -> Vec<GpuSearch> {
     open_all_finishing(workers, mode, Finisher::Main)
 }
 
-fn open_all_finishing(workers: usize, mode: ParallelMode, finisher: Finisher) -> Vec<GpuSearch> {
-    common::devices()
-        .into_iter()
-        .map(|device| {
-            let options = GpuSearchOptions {
-                workers,
-                hash_mb: 8,
-                mode,
-                finisher,
-            };
-            GpuSearch::with_device(device, options).expect("search kernel builds")
-        })
-        .collect()
-}
-
-fn board(fen: &str) -> Board {
-    Epd::parse(fen).expect("valid FEN").board
-}
+use common::{board, open_all_finishing};
 
 fn search_to(gpu: &mut GpuSearch, b: &Board, depth: i32) -> kogge_search_gpu::Iteration {
-    gpu.new_search(&[]).unwrap();
-    let mut last = None;
-    for d in 1..=depth {
-        match gpu.iterate(b, d, -32001, 32001, &mut |_| false).unwrap() {
-            Outcome::Done(it) => {
-                eprintln!(
-                    "depth {} score {} nodes {} pv {:?}",
-                    it.depth,
-                    it.score,
-                    it.nodes,
-                    it.pv.iter().map(|m| m.to_string()).collect::<Vec<_>>()
-                );
-                last = Some(it)
-            }
-            Outcome::Stopped { .. } => unreachable!(),
-        }
+    let done = common::iterations(gpu, b, depth);
+    for it in &done {
+        eprintln!(
+            "depth {} score {} nodes {} pv {:?}",
+            it.depth,
+            it.score,
+            it.nodes,
+            it.pv.iter().map(|m| m.to_string()).collect::<Vec<_>>()
+        );
     }
-    last.unwrap()
+    done.into_iter().last().unwrap()
 }
 
 #[test]

@@ -40,6 +40,46 @@ pub fn devices() -> Vec<Device> {
     devices
 }
 
+/// A position from its FEN.
+pub fn board(fen: &str) -> Board {
+    Epd::parse(fen).expect("valid FEN").board
+}
+
+/// One search of `b`, iterations 1 to `depth` with the full window (each after the first on the
+/// table of the ones before), every iteration completed.
+pub fn iterations(gpu: &mut GpuSearch, b: &Board, depth: i32) -> Vec<kogge_search_gpu::Iteration> {
+    gpu.new_search(&[]).unwrap();
+    (1..=depth)
+        .map(
+            |d| match gpu.iterate(b, d, -32001, 32001, &mut |_| false).unwrap() {
+                Outcome::Done(it) => it,
+                Outcome::Stopped { .. } => unreachable!("nothing stops it"),
+            },
+        )
+        .collect()
+}
+
+/// A search with `workers` workers in `mode`, ended by `finisher`, with 8 MiB of table, on
+/// every device.
+pub fn open_all_finishing(
+    workers: usize,
+    mode: ParallelMode,
+    finisher: Finisher,
+) -> Vec<GpuSearch> {
+    devices()
+        .into_iter()
+        .map(|device| {
+            let options = GpuSearchOptions {
+                workers,
+                hash_mb: 8,
+                mode,
+                finisher,
+            };
+            GpuSearch::with_device(device, options).expect("search kernel builds")
+        })
+        .collect()
+}
+
 /// A search of one worker on `device` (deterministic), in the default mode and with the default
 /// finisher, with 8 MiB of table.
 pub fn one_worker_search(device: Device) -> GpuSearch {
