@@ -1667,7 +1667,6 @@ restart:
         if (keeps && root_depth < params->depth_limit && root_depth < params->depth + HELPERS_KEEP) {
             root_depth++;
             fresh = 1;
-            kept = 0;
             deepened = 1;
             BARRIER();
             if (lane == 0) s.nodes = nodes;

@@ -177,11 +177,10 @@ const CONTROL_ROOT: usize = 2;
 const CONTROL_FIRST: usize = 3;
 const CONTROL_SM0: usize = 9;
 
-/// `control`'s length: the flag, the slice count and the two root words, and with diagnostics
-/// their counters and table of 2^log2 keys.
+/// `control`'s length: the flag, the slice count, the two root words and (word 9) worker 0's
+/// multiprocessor for `SOLO_MAIN`, and with diagnostics their counters and table of 2^log2 keys.
 fn control_words(diag_log2: Option<u32>, cycles: bool) -> usize {
     let table = control_diag_table(cycles);
-    // Ten words at least: the kernel's CONTROL_SM0 (word 9, SOLO_MAIN) lies past the root words.
     diag_log2.map_or(if cycles { table } else { CONTROL_SM0 + 1 }, |n| {
         table + (2usize << n)
     })

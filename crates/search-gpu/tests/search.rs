@@ -3,6 +3,7 @@
 
 mod common;
 
+use common::{board, open_all_finishing};
 use kogge_chess::Board;
 use kogge_search_gpu::driver::Outcome;
 use kogge_search_gpu::{Finisher, GpuSearch, GpuSearchOptions, ParallelMode};
@@ -14,8 +15,6 @@ fn open_all(workers: usize) -> Vec<GpuSearch> {
 fn open_all_with(workers: usize, mode: ParallelMode) -> Vec<GpuSearch> {
     open_all_finishing(workers, mode, Finisher::Main)
 }
-
-use common::{board, open_all_finishing};
 
 fn search_to(gpu: &mut GpuSearch, b: &Board, depth: i32) -> kogge_search_gpu::Iteration {
     let done = common::iterations(gpu, b, depth);
