@@ -1649,7 +1649,11 @@ restart:
     }
 
 #if DIAG_CYCLES
-    if (lane == 0) {
+    u32 diag_adds = lane == 0;
+#ifdef DIAG_CYCLES_WORKER
+    diag_adds = diag_adds && worker == (u32)(DIAG_CYCLES_WORKER);
+#endif
+    if (diag_adds) {
         GLOBAL u64 *totals = (GLOBAL u64 *)(control + CONTROL_CYCLES);
         for (u32 i = 0; i < 2 * DIAG_PARTS; i++)
             if (diag_cycles[i] != 0u) ATOMIC_ADD_U64(&totals[i], diag_cycles[i]);

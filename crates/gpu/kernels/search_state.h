@@ -375,6 +375,9 @@ DEVICE_FN u32 helper_ends(const GLOBAL SearchParams *params, GLOBAL u32 *control
 #ifndef DIAG_CYCLES
 #define DIAG_CYCLES 0
 #endif
+/* With many workers the totals mix the finisher's path with the helpers' nodes: the build option
+ * -DDIAG_CYCLES_WORKER=W (undefined by default) adds only worker W's counters (worker 0, the only
+ * finisher under `GPU Finisher main`: its walk's latency on a warm table; fifty-seventh session). */
 #define DIAG_PARTS 32u
 #define DIAG_STATE_BASE 16u
 /* Quiescence's parts apart (forty-second session): its generations and evaluations at

@@ -4,7 +4,7 @@
 //! control (but the children settled from the table by their parent, counted as nodes and never
 //! entered), and an evaluation is asked for only on the way to the evaluation's state. Its own
 //! test binary, because the kernel's build options are read from the environment when a search
-//! is opened.
+//! is opened. With `DIAG_CYCLES_WORKER` naming another worker, a worker's counters are not added.
 
 mod common;
 
@@ -83,6 +83,34 @@ fn the_parts_turns_agree_with_the_nodes_searched() {
         eprintln!(
             "{nodes} nodes; {} parts turned, {counted} with cycles",
             turned.len()
+        );
+    }
+
+    // `-DDIAG_CYCLES_WORKER=W` adds only worker W's counters to the totals (worker 0's walk under
+    // `GPU Finisher main`, fifty-seventh session): naming a worker the search does not have, one
+    // worker's search counts nothing though it ran.
+    // SAFETY: as above; every search of the first part is closed.
+    unsafe {
+        std::env::set_var("KOGGE_OPENCL_OPTIONS", "-DDIAG_CYCLES_WORKER=1");
+        std::env::set_var("KOGGE_CUDA_OPTIONS", "-DDIAG_CYCLES_WORKER=1");
+    }
+    for device in common::devices() {
+        let mut gpu = common::one_worker_search(device);
+        gpu.new_search(&[]).unwrap();
+        let mut nodes = 0;
+        for depth in 1..=4 {
+            match gpu
+                .iterate(&board, depth, -32001, 32001, &mut |_| false)
+                .unwrap()
+            {
+                Outcome::Done(it) => nodes += it.nodes,
+                Outcome::Stopped { .. } => unreachable!("nothing stops it"),
+            }
+        }
+        let parts = gpu.cycle_counts().unwrap().expect("counted");
+        assert!(
+            nodes > 0 && parts.iter().all(|p| p.turns == 0 && p.cycles == 0),
+            "{nodes} nodes, but worker 0's counters were added: {parts:?}"
         );
     }
 }
