@@ -203,22 +203,6 @@ DEVICE_FN Frame child_frame(i32 alpha, i32 beta, i32 depth, u32 flags, u32 halfm
 #define NOISE_MIN_DEPTH 0
 #endif
 
-/* An experiment (fifty-seventh session, off): the first helper to finish an iteration keeps the
- * old root move where worker 0 changes it, because its noisy pruning valued the first root move
- * higher than worker 0's search did and it then searched the others against that alpha
- * (twenty-sixth session). With CLEAN_FIRST_MOVE a helper searches the root's first move's subtree
- * without noise (so its value of that move is worker 0's, up to the table's races), and the other
- * root moves with it. 0: noise everywhere (the default). */
-#ifndef CLEAN_FIRST_MOVE
-#define CLEAN_FIRST_MOVE 0
-#endif
-/* The other half of the question (fifty-seventh session, off): a helper's root moves ordered by its
- * noise are reduced by their noisy places, so a helper may reduce the move worker 0 finds best,
- * and that helper finishes first. With CLEAN_ROOT N a helper's first N plies are noise-free. */
-#ifndef CLEAN_ROOT
-#define CLEAN_ROOT 0
-#endif
-
 /* The search's own register budget on CUDA. NVRTC compiles every module with a cap of 128
  * registers a thread (set for GPU perft's occupancy); held to it, this kernel spilled (648 bytes
  * of stack against 536), and one worker ran 11% slower. Bounds of 12 workers per multiprocessor
@@ -517,16 +501,6 @@ restart:
             u32 rnd = randomize_seed ? randomize_seed ^ (u32)key : 0u;
 #if NOISE_MIN_DEPTH
             if (f.depth < NOISE_MIN_DEPTH) rnd = 0u;
-#endif
-#if CLEAN_FIRST_MOVE
-            /* Under the root's first move (the root frame has searched one move so far), a helper
-             * orders, and so reduces and prunes, as worker 0 does. */
-            if (ply > 0 && s.frames[0].legal <= 1u) rnd = 0u;
-#endif
-#if CLEAN_ROOT
-            /* The CLEAN_ROOT plies nearest the root (1: the root alone) ordered, reduced and pruned
-             * as worker 0 does. */
-            if (ply < CLEAN_ROOT) rnd = 0u;
 #endif
             f.n_moves = gen_sorted(&cur, lines, lane, qs, &hints, history, rnd, gen_keys, lane_counts,
                                    (LOCAL_PTR u32 *)eval_scratch, my_lists + ply * MAX_MOVES);
