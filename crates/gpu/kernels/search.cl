@@ -1680,12 +1680,7 @@ restart:
         /* The root is done: publish the result. Worker 0's ends the iteration for everyone, and
          * a helper's as `finisher` says (helper_ends). */
         if (lane == 0) {
-#if FINISH_EVERY > 1
-            /* FINISH_EVERY (an experiment): only every FINISH_EVERY-th helper may end it. */
-            u32 ends = worker == 0 || (worker % FINISH_EVERY == 0u && helper_ends(params, control, root_depth, ret, f.best_move));
-#else
             u32 ends = worker == 0 || helper_ends(params, control, root_depth, ret, f.best_move);
-#endif
             result->score = ret;
             result->best_move = f.best_move;
             result->depth = (u32)root_depth;

@@ -75,7 +75,6 @@ fn search_kernel_compiles_for_sm_90() {
         ("AHEAD_ENDS", "0"),
         ("HELPERS_KEEP", "2"),
         ("SOLO_MAIN", "1"),
-        ("FINISH_EVERY", "8u"),
         ("DIAG_CYCLES", "1"),
     ] {
         let ptx = compile_cuda_for_check(
