@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Which GPU build or option set plays better moves at one depth: every variant plays the same
+# openings to the same fixed depth against the CPU search on every core (bench/gpu-vs-cpu.sh with
+# DEPTH), one match after another in one call, and tools/match/paired.py compares each variant's
+# games with the first variant's, game by game (same opening, same colours).
+#
+# Why the control is played in the same call: in the fifty-seventh session three kernel variants
+# came out 4 to 8 points a game above a default played a session earlier on the same openings,
+# and one of them -1.7 against a default played the same day on others (docs/STRENGTH.md). The GPU
+# search with many workers does not repeat itself, so one run of a control is one draw.
+#
+# Usage: VARIANTS="base=; croot=-DCLEAN_ROOT=2; main=|GPU Finisher=main,Workers=528" \
+#            bash bench/depth-quality-ab.sh
+#   VARIANTS     NAME=KERNEL OPTIONS[|UCI OPTIONS], separated by ';'; the kernel options go to
+#                KOGGE_CUDA_OPTIONS, the UCI options (NAME=VALUE separated by ',') to the GPU
+#                engine; the first variant is the one the others are compared with   (required)
+#   DEPTH        both engines' depth                          (default 12)
+#   FIRST, LAST  the openings' lines, each played with both colours (default 1, 30)
+#   CONCURRENCY  games at once                                (default 6)
+#   THREADS      CPU engine threads                           (default: every core)
+#   HASH         MiB of table for each engine                 (default 256)
+#   KOGGE, OPENINGS, PYTHON as for bench/gpu-vs-cpu.sh
+#   MATCH_TIMEOUT  seconds a match may take before it is stopped (SIGINT: the games finished so far
+#                count and are paired)                       (default: none)
+#   OUT          a folder for each variant's games            (default depth-quality-results)
+set -euo pipefail
+shopt -s inherit_errexit
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+: "${VARIANTS:?set VARIANTS, e.g. VARIANTS=\"base=; new=-DKNOB=1\"}"
+DEPTH=${DEPTH:-12}
+FIRST=${FIRST:-1}
+LAST=${LAST:-30}
+CONCURRENCY=${CONCURRENCY:-6}
+THREADS=${THREADS:-$(nproc)}
+HASH=${HASH:-256}
+PYTHON=${PYTHON:-python3}
+OUT=${OUT:-depth-quality-results}
+mkdir -p "$OUT"
+
+# shellcheck source=bench/ab-common.sh
+source bench/ab-common.sh
+read_variants
+
+names=()
+for v in "${variants[@]}"; do
+    name=${v%%=*}
+    spec=${v#*=}
+    kernel=${spec%%|*}
+    uci=""
+    [[ "$spec" == *"|"* ]] && uci=${spec#*|}
+    names+=("$name")
+    stop=()
+    [[ -n "${MATCH_TIMEOUT:-}" ]] && stop=(timeout -s INT "$MATCH_TIMEOUT")
+    echo "== $name: kernel options '${kernel}', UCI '${uci}'"
+    # The match's own exit status (a stop by the timeout included) does not end the comparison.
+    CUDA_OPTIONS="$kernel" GPU_UCI="${uci//,/;}" DEPTH="$DEPTH" FIRST="$FIRST" LAST="$LAST" \
+        GAMES=$((2 * (LAST - FIRST + 1))) CONCURRENCY="$CONCURRENCY" THREADS="$THREADS" HASH="$HASH" \
+        ADJUDICATE=1 RESULTS="$OUT/$name" PYTHON="$PYTHON" \
+        "${stop[@]}" bash bench/gpu-vs-cpu.sh | grep -E "W/D/L .*view|^Faults|^kogge-gpu: median" || true
+done
+
+for name in "${names[@]:1}"; do
+    echo "== $name against ${names[0]}"
+    "$PYTHON" tools/match/paired.py "$OUT/$name/games.pgn" "$OUT/${names[0]}/games.pgn" \
+        --opponent "kogge-cpu-$THREADS" | tail -1
+done
