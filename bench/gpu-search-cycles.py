@@ -18,6 +18,15 @@ Two files (a kernel change against its base, the same search) give each part's c
 both and the change, so that a change's effect shows where it lands:
 
     python3 bench/gpu-search-cycles.py base.txt new.txt
+
+With `--entered` the divisor is the nodes the counted workers entered (their entries' turns,
+`state-enter` and `state-enter-qs`), not every worker's nodes: for a run whose counters are one
+worker's alone (`KOGGE_CUDA_OPTIONS=-DDIAG_CYCLES_WORKER=0`, worker 0's walk under `GPU
+Finisher=main`, fifty-seventh session). Children settled from their parent's ETC round count as
+nodes but are never entered, so this divisor is smaller than the nodes the trace reports for the
+same worker.
+
+    python3 bench/gpu-search-cycles.py --entered worker0.txt
 """
 
 import re
@@ -59,6 +68,11 @@ def table(parts, nodes):
     return rows, (total / nodes if nodes else 0.0)
 
 
+def entered(parts):
+    """The nodes the counted workers entered: their entries' turns, quiescence's included."""
+    return sum(turns for name, _, turns in parts if name in ("state-enter", "state-enter-qs"))
+
+
 def compare(first, second):
     """Rows (name, cycles a node in the first run, in the second, the change) for every part that
     turned in either, largest change first, and the totals' row."""
@@ -82,22 +96,27 @@ def read(path):
 
 
 def main(argv):
-    if len(argv) not in (2, 3):
+    by_entries = "--entered" in argv[1:]
+    paths = [a for a in argv[1:] if a != "--entered"]
+    if len(paths) not in (1, 2):
         print(__doc__, file=sys.stderr)
         return 2
-    runs = [read(path) for path in argv[1:]]
+    runs = [read(path) for path in paths]
     if None in runs:
         return 1
+    what = " entered" if by_entries else ""
+    if by_entries:
+        runs = [(parts, entered(parts)) for parts, _ in runs]
     if len(runs) == 2:
         rows, total = compare(*runs)
-        print(f"{runs[0][1]} and {runs[1][1]} nodes; cycles a node")
+        print(f"{runs[0][1]} and {runs[1][1]} nodes{what}; cycles a node")
         print(f"{'part':<16} {'first':>10} {'second':>10} {'change':>10}")
         for name, x, y, change in [*rows, total]:
             print(f"{name:<16} {x:>10.0f} {y:>10.0f} {change:>+10.0f}")
         return 0
     parts, nodes = runs[0]
     rows, per_node = table(parts, nodes)
-    print(f"{nodes} nodes, {per_node:.0f} cycles a node")
+    print(f"{nodes} nodes{what}, {per_node:.0f} cycles a node")
     print(f"{'part':<16} {'turns':>10} {'cycles/turn':>12} {'cycles/node':>12} {'share':>7}")
     for name, turns, per_turn, node_share, share in rows:
         print(f"{name:<16} {turns:>10} {per_turn:>12.0f} {node_share:>12.0f} {100 * share:>6.1f}%")

@@ -44,6 +44,12 @@ class CyclesTest(unittest.TestCase):
         self.assertEqual(rows, [("need-sync", 10.0, 20.0, 10.0), ("need-gen", 0.0, 4.0, 4.0), ("state-next", 30.0, 30.0, 0.0)])
         self.assertEqual(total, ("all", 40.0, 54.0, 14.0))
 
+    def test_entered_nodes_are_the_entries_turns(self):
+        parts = [("need-sync", 900, 9), ("state-enter", 700, 6), ("state-enter-qs", 300, 3), ("state-next", 5000, 8)]
+        self.assertEqual(cycles.entered(parts), 9)
+        rows, per_node = cycles.table(parts, cycles.entered(parts))
+        self.assertEqual(per_node, 6900 / 9)
+
     def test_no_cycle_line(self):
         self.assertEqual(cycles.parse([iteration(5)]), (None, 5))
 
