@@ -42,6 +42,8 @@ mkdir -p "$OUT"
 source bench/ab-common.sh
 read_variants
 
+stop=()
+[[ -n "${MATCH_TIMEOUT:-}" ]] && stop=(timeout -s INT "$MATCH_TIMEOUT")
 names=()
 for v in "${variants[@]}"; do
     name=${v%%=*}
@@ -50,8 +52,6 @@ for v in "${variants[@]}"; do
     uci=""
     [[ "$spec" == *"|"* ]] && uci=${spec#*|}
     names+=("$name")
-    stop=()
-    [[ -n "${MATCH_TIMEOUT:-}" ]] && stop=(timeout -s INT "$MATCH_TIMEOUT")
     echo "== $name: kernel options '${kernel}', UCI '${uci}'"
     # The match's own exit status (a stop by the timeout included) does not end the comparison.
     CUDA_OPTIONS="$kernel" GPU_UCI="${uci//,/;}" DEPTH="$DEPTH" FIRST="$FIRST" LAST="$LAST" \

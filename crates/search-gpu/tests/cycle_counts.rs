@@ -96,17 +96,10 @@ fn the_parts_turns_agree_with_the_nodes_searched() {
     }
     for device in common::devices() {
         let mut gpu = common::one_worker_search(device);
-        gpu.new_search(&[]).unwrap();
-        let mut nodes = 0;
-        for depth in 1..=4 {
-            match gpu
-                .iterate(&board, depth, -32001, 32001, &mut |_| false)
-                .unwrap()
-            {
-                Outcome::Done(it) => nodes += it.nodes,
-                Outcome::Stopped { .. } => unreachable!("nothing stops it"),
-            }
-        }
+        let nodes: u64 = common::iterations(&mut gpu, &board, 4)
+            .iter()
+            .map(|it| it.nodes)
+            .sum();
         let parts = gpu.cycle_counts().unwrap().expect("counted");
         assert!(
             nodes > 0 && parts.iter().all(|p| p.turns == 0 && p.cycles == 0),
