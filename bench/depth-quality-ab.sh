@@ -23,6 +23,9 @@
 #   MATCH_TIMEOUT  seconds a match may take before it is stopped (SIGINT: the games finished so far
 #                count and are paired)                       (default: none)
 #   OUT          a folder for each variant's games            (default depth-quality-results)
+#   CONTROL_AGAIN  1: play the first variant once more after the others, as NAME-again, and pair
+#                it with its first run: the call's own spread, and whether the order of the
+#                matches counts                              (default 0)
 set -euo pipefail
 shopt -s inherit_errexit
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -41,6 +44,14 @@ mkdir -p "$OUT"
 # shellcheck source=bench/ab-common.sh
 source bench/ab-common.sh
 read_variants
+# The fifty-eighth session's three controls, each played first in its call, scored 26.1% on
+# average, its eleven variants 30.8% (two of them only other worker counts) on the same
+# openings: chance (about 1.7 standard errors) or something about going first. A second run of
+# the control at the end tells the two apart.
+if [[ "${CONTROL_AGAIN:-0}" == 1 ]]; then
+    first=${variants[0]}
+    variants+=("${first%%=*}-again=${first#*=}")
+fi
 
 stop=()
 [[ -n "${MATCH_TIMEOUT:-}" ]] && stop=(timeout -s INT "$MATCH_TIMEOUT")
