@@ -17,7 +17,11 @@
 #   DEPTH        both engines' depth                          (default 12)
 #   FIRST, LAST  the openings' lines, each played with both colours (default 1, 30)
 #   CONCURRENCY  games at once                                (default 6)
-#   THREADS      CPU engine threads                           (default: every core)
+#   THREADS      CPU engine threads                           (default: every core, or each
+#                GPU's share of them with GPUS)
+#   GPUS         play each variant on this many GPUs at once, the openings split between them
+#                (bench/multi-gpu-match.py: each slice its GPU alone and an equal share of the
+#                cores; a two-GPU machine plays a variant's games in half the time) (default 1)
 #   HASH         MiB of table for each engine                 (default 256)
 #   KOGGE, OPENINGS, PYTHON as for bench/gpu-vs-cpu.sh
 #   MATCH_TIMEOUT  seconds a match may take before it is stopped (SIGINT: the games finished so far
@@ -35,7 +39,8 @@ DEPTH=${DEPTH:-12}
 FIRST=${FIRST:-1}
 LAST=${LAST:-30}
 CONCURRENCY=${CONCURRENCY:-6}
-THREADS=${THREADS:-$(nproc)}
+GPUS=${GPUS:-1}
+THREADS=${THREADS:-$(($(nproc) / GPUS))}
 HASH=${HASH:-256}
 PYTHON=${PYTHON:-python3}
 OUT=${OUT:-depth-quality-results}
@@ -65,10 +70,17 @@ for v in "${variants[@]}"; do
     names+=("$name")
     echo "== $name: kernel options '${kernel}', UCI '${uci}'"
     # The match's own exit status (a stop by the timeout included) does not end the comparison.
+    # On several GPUs the slices' own lines are left out: the pooled ones follow them, and the
+    # pooled games are in the same place ($OUT/$name/games.pgn) as one GPU's.
+    match=(bash bench/gpu-vs-cpu.sh)
+    if ((GPUS > 1)); then
+        match=("$PYTHON" bench/multi-gpu-match.py --gpus "$GPUS" --first "$FIRST" --last "$LAST"
+            --results "$OUT/$name" -- "${match[@]}")
+    fi
     CUDA_OPTIONS="$kernel" GPU_UCI="${uci//,/;}" DEPTH="$DEPTH" FIRST="$FIRST" LAST="$LAST" \
         GAMES=$((2 * (LAST - FIRST + 1))) CONCURRENCY="$CONCURRENCY" THREADS="$THREADS" HASH="$HASH" \
         ADJUDICATE=1 RESULTS="$OUT/$name" PYTHON="$PYTHON" \
-        "${stop[@]}" bash bench/gpu-vs-cpu.sh | grep -E "W/D/L .*view|^Faults|^kogge-gpu: median" || true
+        "${stop[@]}" "${match[@]}" | grep -E "^(W/D/L|Faults|kogge-gpu: median)" || true
 done
 
 for name in "${names[@]:1}"; do
