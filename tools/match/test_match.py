@@ -368,6 +368,24 @@ class QualityTest(unittest.TestCase):
         self.assertEqual(quality.ended_value(chess.Board("1R6/8/8/8/8/3n1k2/7K/r7 w - - 99 150")), None)
         self.assertEqual(quality.ended_value(chess.Board("R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1")), quality.CAP)
 
+    def test_the_gap_to_the_opponent_is_taken_game_by_game(self):
+        def moves(game: int, gpu: list[int], cpu: list[int]) -> list[quality.JudgedMove]:
+            return [quality.JudgedMove("gpu", 1, x, 0, "", "", "", None, game) for x in gpu] + [
+                quality.JudgedMove("cpu", 1, x, 0, "", "", "", None, game) for x in cpu
+            ]
+
+        # Game 1: gpu 20 a move, cpu 10 (gap +10); game 2: gpu 0, cpu 10 (gap -10) over four
+        # moves, which a mean over all moves would weigh double.
+        judged = moves(1, [20], [10]) + moves(2, [0, 0, 0, 0], [10, 10])
+        self.assertEqual(
+            quality.engine_gap(judged, "gpu"), "gpu minus cpu: +0.0 cp a move [-19.6, +19.6] (95%, over 2 games' means)"
+        )
+        self.assertTrue(quality.engine_gap(judged, "cpu").startswith("cpu minus gpu: +0.0"))
+        # A game where one of them did not move is left out; an unknown engine, or a third one, gives none.
+        self.assertIn("over 2 games'", quality.engine_gap(judged + moves(3, [50], []), "gpu"))
+        self.assertIsNone(quality.engine_gap(judged, "x"))
+        self.assertIsNone(quality.engine_gap(judged + [quality.JudgedMove("sf", 1, 0, 0, "", "", "", None, 1)], "gpu"))
+
     def test_the_judged_moves_are_kept_for_the_other_tools(self):
         pgn = '[White "a"]\n[Black "b"]\n\n1. e4 {+0.10/5 0.01s} e5 {-0.10/6 0.01s} *\n'
         with tempfile.TemporaryDirectory() as tmp:
@@ -377,7 +395,12 @@ class QualityTest(unittest.TestCase):
                 code = quality.main([str(path), "--judge", fake("random"), "--json", str(saved)])
             self.assertEqual(code, 0)
             moves = blunders.load_moves(saved)
+            out = io.StringIO()
+            with unittest.mock.patch("sys.stdout", out), unittest.mock.patch("sys.stderr", io.StringIO()):
+                quality.main([str(path), "--judge", fake("random"), "--gap", "a"])
         self.assertEqual([(m.engine, m.move, m.comment) for m in moves], [("a", "e2e4", "+0.10/5 0.01s"), ("b", "e7e5", "-0.10/6 0.01s")])
+        self.assertEqual([m.game for m in moves], [1, 1])
+        self.assertIn("a minus b: +0.0 cp a move", out.getvalue())
 
 
 class _Referee:
