@@ -1,4 +1,5 @@
-# Pieces shared by the A/B scripts of GPU builds (bench/gpu-search-ab.sh, bench/gpu-replay-ab.sh);
+# Pieces shared by the A/B scripts of GPU builds (bench/gpu-search-ab.sh, bench/gpu-replay-ab.sh,
+# bench/depth-quality-ab.sh);
 # sourced, not run.
 
 # variants=(...): VARIANTS split at ';', each entry trimmed, empty ones dropped.
@@ -10,5 +11,16 @@ read_variants() {
         read -r v <<<"$v" # trims the spaces around it
         [[ -n "$v" ]] && variants+=("$v")
     done
+    return 0
+}
+
+# A variant NAME=FIRST[|REST] in its parts: variant_name, variant_first (a binary or kernel
+# options, as the script reads it) and variant_rest (UCI options; empty without a '|').
+split_variant() {
+    variant_name=${1%%=*}
+    local spec=${1#*=}
+    variant_first=${spec%%|*}
+    variant_rest=""
+    [[ "$spec" == *"|"* ]] && variant_rest=${spec#*|}
     return 0
 }

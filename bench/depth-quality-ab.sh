@@ -40,6 +40,7 @@ FIRST=${FIRST:-1}
 LAST=${LAST:-30}
 CONCURRENCY=${CONCURRENCY:-6}
 GPUS=${GPUS:-1}
+((GPUS >= 1)) || { echo "GPUS must be 1 or more" >&2; exit 2; }
 THREADS=${THREADS:-$(($(nproc) / GPUS))}
 HASH=${HASH:-256}
 PYTHON=${PYTHON:-python3}
@@ -50,9 +51,9 @@ mkdir -p "$OUT"
 source bench/ab-common.sh
 read_variants
 # The fifty-eighth session's three controls, each played first in its call, scored 26.1% on
-# average, its eleven variants 30.8% (two of them only other worker counts) on the same
-# openings: chance (about 1.7 standard errors) or something about going first. A second run of
-# the control at the end tells the two apart.
+# average, its eleven variants 30.8% on the same openings: likely chance (1.7 standard errors;
+# by the judged moves the third call's control was not low), possibly the order. A second run
+# of the control at the end tells the two apart.
 if [[ "${CONTROL_AGAIN:-0}" == 1 ]]; then
     first=${variants[0]}
     variants+=("${first%%=*}-again=${first#*=}")
@@ -62,11 +63,8 @@ stop=()
 [[ -n "${MATCH_TIMEOUT:-}" ]] && stop=(timeout -s INT "$MATCH_TIMEOUT")
 names=()
 for v in "${variants[@]}"; do
-    name=${v%%=*}
-    spec=${v#*=}
-    kernel=${spec%%|*}
-    uci=""
-    [[ "$spec" == *"|"* ]] && uci=${spec#*|}
+    split_variant "$v"
+    name=$variant_name kernel=$variant_first uci=$variant_rest
     names+=("$name")
     echo "== $name: kernel options '${kernel}', UCI '${uci}'"
     # The match's own exit status (a stop by the timeout included) does not end the comparison.

@@ -49,11 +49,8 @@ worker_option=()
 first=""
 for rep in $(seq "$REPS"); do
     for v in "${variants[@]}"; do
-        name=${v%%=*}
-        spec=${v#*=}
-        binary=${spec%%|*}
-        options=""
-        [[ "$spec" == *"|"* ]] && options=${spec#*|}
+        split_variant "$v"
+        name=$variant_name binary=$variant_first options=$variant_rest
         json="$out/$name-$rep.json"
         # The engine is named `engine` in every run, so that one option list serves them all.
         python3 bench/game-depths.py --pgn "$PGN" --games "$GAMES" --depth "$DEPTH" --side both \

@@ -208,10 +208,10 @@ def engine_gap(moves: list[JudgedMove], engine: str) -> str | None:
     game's moves are not independent (the fifty-eighth session: the GPU's gap to 16 threads at
     depth 12 was +5.3 and +5.8 cp under the default finisher and +1.2 under `main`, each within
     about ±2 cp in 60 games). None unless the games have exactly one other engine."""
-    others = {m.engine for m in moves} - {engine}
-    if engine not in {m.engine for m in moves} or len(others) != 1:
+    names = {m.engine for m in moves}
+    if engine not in names or len(names) != 2:
         return None
-    other = others.pop()
+    (other,) = names - {engine}
     by_game: dict[int, tuple[list[int], list[int]]] = {}
     for m in moves:
         mine, theirs = by_game.setdefault(m.game, ([], []))
@@ -267,7 +267,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{name}: {losses.summary()}")
     if args.gap:
         gap = engine_gap(moves, args.gap)
-        print(gap if gap else f"--gap: {args.gap} and exactly one opponent did not both move in any game")
+        print(gap if gap else f"--gap: no game where {args.gap} and one opponent (only) both moved")
     return 0
 
 
