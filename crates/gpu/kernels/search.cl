@@ -470,7 +470,7 @@ restart:
                 u64 d = 0;
                 bc.tt_hit = tt_probe(tt, log2, key, &d);
                 bc.tt_data = d;
-                bc.done = done;
+                bc.done = done >= FINISH_QUORUM;
 #if SOLO_MAIN
                 bc.solo_yield = worker > 0 && ((volatile GLOBAL u32 *)control)[CONTROL_SM0] == my_sm;
 #endif
@@ -1691,7 +1691,7 @@ restart:
             result->tt_cutoffs = s.tt_cutoffs;
             result->etc_cutoffs = s.etc_cutoffs;
             result->status = ends ? STATUS_DONE : STATUS_HELPED;
-            if (ends) ATOMIC_ADD_U32(&control[CONTROL_DONE], 1u);
+            if (ends) ATOMIC_ADD_U32(&control[CONTROL_DONE], worker == 0 ? FINISH_QUORUM : 1u);
         }
         return;
     }
@@ -1727,7 +1727,7 @@ restart:
 }
 
 /* The sizes the host must agree with: it allocates the stacks by the first and checks its
- * mirrors of the others. */
+ * mirrors of the others; then the finish knobs it reads back (FINISH_QUORUM, FINISH_PICK). */
 KERNEL void layout_sizes(GLOBAL u32 *out) {
     if (GLOBAL_ID() != 0) return;
     out[0] = STACK_STRIDE_WORDS * 4u;
@@ -1735,4 +1735,6 @@ KERNEL void layout_sizes(GLOBAL u32 *out) {
     out[2] = (u32)sizeof(SearchParams);
     out[3] = (u32)sizeof(TTEntry);
     out[4] = (u32)sizeof(SplitPoint);
+    out[5] = FINISH_QUORUM;
+    out[6] = FINISH_PICK;
 }

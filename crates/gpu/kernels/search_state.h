@@ -243,8 +243,27 @@ typedef struct {
 #define STATUS_BROKEN 3u  /* found its own state inconsistent (a bug): the host gives the search up */
 #define STATUS_HELPED 4u  /* finished the iteration without ending it: its result is not used */
 
-/* control[0]: set by the first worker to finish the iteration; the others stop. */
+/* control[0]: the workers that have finished the iteration and end it (worker 0 counts as
+ * FINISH_QUORUM); the others stop once it reaches FINISH_QUORUM. */
 #define CONTROL_DONE 0
+/* FINISH_QUORUM k > 1 (an experiment, fifty-ninth session; 1, the default, is Zeta's rule): under
+ * `GPU Finisher any` an iteration ends when k workers have finished it, or worker 0 has, and the
+ * host takes one of their results as FINISH_PICK says. The first helper to finish brings back
+ * worse moves than worker 0 at the same depth (docs/STRENGTH.md, fifty-sixth and fifty-eighth
+ * sessions); if that is because the first is the walk whose noisy order pruned the most, and so
+ * missed the most, the next few finishers are a check on it at little cost: they finish soon
+ * after. A finished worker waits idle for the others. The host reads both knobs back from the
+ * kernel (layout_sizes). Not under YBWC, whose helpers do not finish the root. */
+#ifndef FINISH_QUORUM
+#define FINISH_QUORUM 1u
+#endif
+/* Which finished result the host takes (search-gpu's driver, FinishPick): 0 the deepest, then the
+ * lowest worker (the default); 1 the lowest value, the one least likely to have missed a
+ * refutation; 2 the root move most finishers name, then the lowest value among them. Worker 0's
+ * result, where it has one, under 1 and 2. */
+#ifndef FINISH_PICK
+#define FINISH_PICK 0u
+#endif
 /* SOLO_MAIN 1 (an experiment, off): a helper that finds itself on the multiprocessor worker 0
  * runs on (CONTROL_SM0, worker 0's SM_ID() + 1 while it runs a launch, else 0) suspends for the
  * launch, so that worker 0, which alone ends iterations under FINISH_MAIN, runs alone there: a

@@ -170,6 +170,69 @@ pub struct GpuSearch {
     /// `KOGGE_SEARCH_CYCLES` set: the kernel times the parts of its state machine (`DIAG_CYCLES`
     /// in search_state.h); the trace prints the totals.
     diag_cycles: bool,
+    /// How many finished workers end an iteration (`FINISH_QUORUM` in the kernel, 1 by
+    /// default); worker 0 ends it alone.
+    finish_quorum: usize,
+    /// Which of the finished workers' results the iteration takes (`FINISH_PICK`).
+    finish_pick: FinishPick,
+}
+
+/// Which finished worker's result an iteration takes, as the kernel's `FINISH_PICK` says
+/// (search_state.h): with one finisher (`FINISH_QUORUM` 1) all three take the same, but for
+/// the rare slice in which several finish.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FinishPick {
+    /// The deepest, then the lowest-numbered worker.
+    Deepest,
+    /// Worker 0's if it finished, else the lowest value (then the deepest, the lowest worker).
+    Lowest,
+    /// Worker 0's if it finished, else the root move most finishers name, and of those the
+    /// result with the lowest value.
+    Vote,
+}
+
+impl FinishPick {
+    fn from_code(code: u32) -> Option<FinishPick> {
+        match code {
+            0 => Some(FinishPick::Deepest),
+            1 => Some(FinishPick::Lowest),
+            2 => Some(FinishPick::Vote),
+            _ => None,
+        }
+    }
+}
+
+/// One finished worker, as [`pick_finisher`] weighs it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Finished {
+    worker: usize,
+    depth: u32,
+    score: i32,
+    best: u32,
+}
+
+/// The finished worker whose result the iteration takes under `pick`; `None` for none.
+fn pick_finisher(done: &[Finished], pick: FinishPick) -> Option<Finished> {
+    let deepest = |f: &Finished| (f.depth, std::cmp::Reverse(f.worker));
+    if pick != FinishPick::Deepest
+        && let Some(main) = done.iter().find(|f| f.worker == 0)
+    {
+        return Some(*main);
+    }
+    let lowest = |candidates: &mut dyn Iterator<Item = &Finished>| {
+        candidates
+            .min_by_key(|f| (f.score, std::cmp::Reverse(deepest(f))))
+            .copied()
+    };
+    match pick {
+        FinishPick::Deepest => done.iter().max_by_key(|f| deepest(f)).copied(),
+        FinishPick::Lowest => lowest(&mut done.iter()),
+        FinishPick::Vote => {
+            let votes = |m: u32| done.iter().filter(|f| f.best == m).count();
+            let most = done.iter().map(|f| votes(f.best)).max()?;
+            lowest(&mut done.iter().filter(|f| votes(f.best) == most))
+        }
+    }
 }
 
 /// The words a helper's result is checked against (`CONTROL_ROOT`, `CONTROL_FIRST`).
@@ -262,10 +325,11 @@ impl GpuSearch {
         )?;
         let search = module.kernel("search_slice")?;
         let sizes_kernel = module.kernel("layout_sizes")?;
-        let sizes = device.alloc::<u32>(5)?;
+        let sizes = device.alloc::<u32>(7)?;
         device.launch(&sizes_kernel, 1, 1, &[Arg::buf(&sizes)])?;
-        let mut got = [0u32; 5];
-        device.read(&sizes, &mut got)?;
+        let mut words = [0u32; 7];
+        device.read(&sizes, &mut words)?;
+        let got = &words[..5];
         let expected = [
             got[0],
             std::mem::size_of::<WorkerResult>() as u32,
@@ -278,6 +342,14 @@ impl GpuSearch {
                 "the search kernel's struct sizes {got:?} differ from the host's {expected:?}"
             )));
         }
+        // The finish knobs the kernel was built with (FINISH_QUORUM, FINISH_PICK).
+        let finish_quorum = (words[5] as usize).max(1);
+        let Some(finish_pick) = FinishPick::from_code(words[6]) else {
+            return Err(bad(format!(
+                "the search kernel's FINISH_PICK {} is not one of 0, 1, 2",
+                words[6]
+            )));
+        };
         // The stride between two workers' saved stacks (their size, rounded up).
         let stack_bytes = got[0] as usize;
         let w = options.workers;
@@ -321,6 +393,8 @@ impl GpuSearch {
             diag_log2,
             diag_tag: 0,
             diag_cycles,
+            finish_quorum,
+            finish_pick,
             _module: module,
             search,
             options,
@@ -443,6 +517,15 @@ impl GpuSearch {
     /// the work (YBWC's helpers search only what split points hand them).
     pub fn worker_nodes(&self) -> Vec<u64> {
         self.host_results.iter().map(|r| r.nodes).collect()
+    }
+
+    /// The workers that finished the last iteration and counted towards ending it
+    /// (`FINISH_QUORUM`), as the last launch left them.
+    pub fn finished_workers(&self) -> usize {
+        self.host_results
+            .iter()
+            .filter(|r| r.status == STATUS_DONE)
+            .count()
     }
 
     /// The deepest the helpers that search ahead of an iteration (Lazy SMP's, `DEEPER_HELPERS`
@@ -698,24 +781,41 @@ impl GpuSearch {
         }
     }
 
-    /// The result of the worker that ended the iteration, if one did; the deepest if several
-    /// did in the same slice. With [`Finisher::Checked`] a helper ends it only as
-    /// `helper_may_end` allows, and one it did not allow when it finished (`STATUS_HELPED`) may
-    /// be allowed now: worker 0 has finished its first move since.
+    /// The result of the worker that ended the iteration, if one did: once `finish_quorum`
+    /// workers have finished it, or worker 0 has, or no worker is left running, the one
+    /// `finish_pick` takes (by default the deepest if several did in the same slice). With
+    /// [`Finisher::Checked`] a helper ends it only as `helper_may_end` allows, and one it did
+    /// not allow when it finished (`STATUS_HELPED`) may be allowed now: worker 0 has finished
+    /// its first move since.
     fn finished(
         &self,
         root: &Board,
         nodes: u64,
         depth: i32,
     ) -> Result<Option<Iteration>, GpuError> {
-        let ended = self
+        let done: Vec<Finished> = self
             .host_results
             .iter()
             .enumerate()
             .filter(|(_, r)| r.status == STATUS_DONE)
-            .max_by_key(|(w, r)| (r.depth, std::cmp::Reverse(*w)));
+            .map(|(worker, r)| Finished {
+                worker,
+                depth: r.depth,
+                score: r.score,
+                best: r.best_move,
+            })
+            .collect();
+        let over = done.len() >= self.finish_quorum
+            || done.iter().any(|f| f.worker == 0)
+            || !self.host_results.iter().any(|r| r.status == STATUS_RUNNING);
+        let ended = if over {
+            pick_finisher(&done, self.finish_pick)
+        } else {
+            None
+        };
         let (worker, r) = match ended {
-            Some(found) => found,
+            Some(found) => (found.worker, &self.host_results[found.worker]),
+            None if !done.is_empty() => return Ok(None),
             None => match self.helper_allowed_now(depth)? {
                 Some(w) => (w, &self.host_results[w]),
                 None => return Ok(None),
@@ -839,6 +939,58 @@ fn alloc_tt(device: &Device, hash_mb: usize) -> Result<(Buffer<u64>, u32), GpuEr
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn finished(worker: usize, depth: u32, score: i32, best: u32) -> Finished {
+        Finished {
+            worker,
+            depth,
+            score,
+            best,
+        }
+    }
+
+    #[test]
+    fn the_deepest_finisher_is_taken_by_default_then_the_lowest_worker() {
+        let done = [
+            finished(7, 12, -30, 1),
+            finished(3, 13, 40, 2),
+            finished(5, 13, 10, 3),
+        ];
+        assert_eq!(pick_finisher(&done, FinishPick::Deepest), Some(done[1]));
+        assert_eq!(pick_finisher(&[], FinishPick::Deepest), None);
+    }
+
+    #[test]
+    fn the_lowest_value_is_taken_unless_worker_0_finished() {
+        let done = [
+            finished(7, 12, 25, 1),
+            finished(3, 13, 40, 2),
+            finished(5, 12, -10, 3),
+        ];
+        assert_eq!(pick_finisher(&done, FinishPick::Lowest), Some(done[2]));
+        let with_main = [done[0], finished(0, 12, 90, 4), done[2]];
+        assert_eq!(
+            pick_finisher(&with_main, FinishPick::Lowest),
+            Some(with_main[1])
+        );
+        assert_eq!(
+            pick_finisher(&with_main, FinishPick::Vote),
+            Some(with_main[1])
+        );
+    }
+
+    #[test]
+    fn the_vote_takes_the_move_most_finishers_name_at_its_lowest_value() {
+        let done = [
+            finished(7, 12, 25, 1),
+            finished(3, 12, 40, 2),
+            finished(5, 12, 30, 2),
+            finished(9, 12, -50, 3),
+        ];
+        assert_eq!(pick_finisher(&done, FinishPick::Vote), Some(done[2]));
+        // No majority: the lowest value of all.
+        assert_eq!(pick_finisher(&done[..2], FinishPick::Vote), Some(done[0]));
+    }
 
     /// The kernel's `root_pack`.
     fn pack(value: i32, m: u16) -> u32 {

@@ -54,7 +54,8 @@ fn search_kernel_compiles_for_sm_90() {
     // (evaluations at stand pat and reverse futility not kept), REPETITION_FILTER off (the game's
     // part of the repetition test read whatever the key), AHEAD_ENDS off (helpers searching ahead
     // never end an iteration), HELPERS_KEEP 2 (under `main`, helpers deepen on their own and go
-    // on across iterations), SOLO_MAIN on (helpers beside worker 0 suspend); and the diagnostic
+    // on across iterations), SOLO_MAIN on (helpers beside worker 0 suspend), FINISH_QUORUM 3 (an
+    // iteration ends when three workers have finished it); and the diagnostic
     // DIAG_CYCLES
     // (the parts' cycles, read from %clock64).
     let defines: Vec<(&str, String)> = kogge_search_gpu::search_defines();
@@ -75,6 +76,7 @@ fn search_kernel_compiles_for_sm_90() {
         ("AHEAD_ENDS", "0"),
         ("HELPERS_KEEP", "2"),
         ("SOLO_MAIN", "1"),
+        ("FINISH_QUORUM", "3u"),
         ("DIAG_CYCLES", "1"),
     ] {
         let ptx = compile_cuda_for_check(

@@ -1,0 +1,74 @@
+//! The kernel knobs `FINISH_QUORUM` and `FINISH_PICK` (search_state.h; 1 and 0 by default): under
+//! `GPU Finisher any` an iteration ends only once three workers have finished it (or worker 0
+//! has), and the host takes the root move most of them name. The results must not change in
+//! kind: the mates proven, a legal line in a quiet position. Its own test binary, because the
+//! kernel's build options are read from the environment when a search is opened.
+
+mod common;
+
+use common::board;
+use kogge_search_gpu::{Finisher, ParallelMode};
+
+#[test]
+fn three_finishers_end_an_iteration_and_prove_the_mates() {
+    // SAFETY: set before any search is opened, in a binary with a single test, so no other
+    // thread reads the environment meanwhile.
+    unsafe {
+        std::env::set_var(
+            "KOGGE_OPENCL_OPTIONS",
+            "-DFINISH_QUORUM=3u -DFINISH_PICK=2u",
+        );
+        std::env::set_var("KOGGE_CUDA_OPTIONS", "-DFINISH_QUORUM=3u -DFINISH_PICK=2u");
+    }
+    let positions = [
+        (
+            "r3kr2/1pp4p/1p1p4/7q/4P1n1/2PP2Q1/PP4P1/R1BB2K1 b q - 0 1",
+            Some(2),
+        ),
+        (
+            "6kr/1q2r1p1/1p2N1Q1/5p2/1P1p4/6R1/7P/2R3K1 w - - 0 1",
+            Some(3),
+        ),
+        (
+            "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1BBPPP/R2QK2R w KQ - 0 9",
+            None,
+        ),
+    ];
+    for mut gpu in common::open_all_finishing(8, ParallelMode::AbdadaRmo, Finisher::Any) {
+        gpu.set_slice_nodes(Some(16));
+        let mut helpers_ended = 0;
+        for (fen, mate) in positions {
+            gpu.clear().unwrap();
+            let b = board(fen);
+            gpu.new_search(&[]).unwrap();
+            let mut last = None;
+            for depth in 1..=7 {
+                let it = match gpu
+                    .iterate(&b, depth, -32001, 32001, &mut |_| false)
+                    .unwrap()
+                {
+                    kogge_search_gpu::Outcome::Done(it) => it,
+                    kogge_search_gpu::Outcome::Stopped { .. } => unreachable!("nothing stops it"),
+                };
+                let finished = gpu.finished_workers();
+                assert!(
+                    it.worker == 0 || finished >= 3,
+                    "{fen} depth {depth}: helper {} ended it with {finished} finished",
+                    it.worker
+                );
+                helpers_ended += usize::from(it.worker != 0);
+                assert!(b.legal_moves().contains(it.best), "{fen}: {it:?}");
+                last = Some(it);
+            }
+            let it = last.unwrap();
+            match mate {
+                Some(moves) => assert_eq!(it.score, 32000 - (2 * moves - 1), "{fen}: {it:?}"),
+                None => assert!(it.score.abs() < 300, "{fen}: {it:?}"),
+            }
+        }
+        assert!(
+            helpers_ended > 0,
+            "worker 0 ended every iteration: no quorum was tested"
+        );
+    }
+}
