@@ -368,6 +368,36 @@ class QualityTest(unittest.TestCase):
         self.assertEqual(quality.ended_value(chess.Board("1R6/8/8/8/8/3n1k2/7K/r7 w - - 99 150")), None)
         self.assertEqual(quality.ended_value(chess.Board("R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1")), quality.CAP)
 
+    def test_judges_sharing_the_games_judge_them_as_one(self):
+        games = [
+            '[White "a"]\n[Black "b"]\n\n1. e4 e5 2. Nf3 *\n',
+            '[White "b"]\n[Black "a"]\n\n1. d4 d5 *\n',
+            '[White "a"]\n[Black "b"]\n\n1. c4 *\n',
+        ]
+        pgn = "\n\n".join(games)
+        values = {}
+        board = chess.Board()
+        for move in ("e2e4", "e7e5", "g1f3"):
+            board.push_uci(move)
+            values[board.fen()] = -30 * len(values)
+        every = quality.judge_moves(pgn, _Judge(values, default=10), depth=1)
+        first = quality.judge_moves(pgn, _Judge(values, default=10), depth=1, share=(0, 2))
+        second = quality.judge_moves(pgn, _Judge(values, default=10), depth=1, share=(1, 2))
+        self.assertEqual([m.game for m in first], [1, 1, 1, 3])
+        self.assertEqual([m.game for m in second], [2, 2])
+        self.assertEqual(sorted(first + second, key=lambda m: m.game), every)
+        self.assertIn(30, [m.loss for m in every])
+        # The same through main: two fake judges, every game's moves in the PGN's order.
+        with tempfile.TemporaryDirectory() as tmp:
+            path, saved = Path(tmp) / "g.pgn", Path(tmp) / "moves.json"
+            path.write_text(pgn)
+            with unittest.mock.patch("sys.stdout", io.StringIO()), unittest.mock.patch("sys.stderr", io.StringIO()):
+                code = quality.main([str(path), "--judge", fake("random"), "--jobs", "2", "--json", str(saved)])
+                self.assertEqual(quality.main([str(path), "--judge", fake("random"), "--jobs", "0"]), 2)
+            self.assertEqual(code, 0)
+            moves = blunders.load_moves(saved)
+        self.assertEqual([(m.game, m.move) for m in moves], [(m.game, m.move) for m in every])
+
     def test_the_gap_to_the_opponent_is_taken_game_by_game(self):
         def moves(game: int, gpu: list[int], cpu: list[int]) -> list[quality.JudgedMove]:
             return [quality.JudgedMove("gpu", 1, x, 0, "", "", "", None, game) for x in gpu] + [
