@@ -211,6 +211,12 @@ struct Finished {
     best: u32,
 }
 
+/// Whether the finished workers `done` end the iteration: `quorum` of them, or worker 0 among
+/// them, or any once no worker is left `running`.
+fn iteration_over(done: &[Finished], quorum: usize, running: bool) -> bool {
+    !done.is_empty() && (done.len() >= quorum || done.iter().any(|f| f.worker == 0) || !running)
+}
+
 /// The finished worker whose result the iteration takes under `pick`; `None` for none.
 fn pick_finisher(done: &[Finished], pick: FinishPick) -> Option<Finished> {
     let deepest = |f: &Finished| (f.depth, std::cmp::Reverse(f.worker));
@@ -805,10 +811,8 @@ impl GpuSearch {
                 best: r.best_move,
             })
             .collect();
-        let over = done.len() >= self.finish_quorum
-            || done.iter().any(|f| f.worker == 0)
-            || !self.host_results.iter().any(|r| r.status == STATUS_RUNNING);
-        let ended = if over {
+        let running = self.host_results.iter().any(|r| r.status == STATUS_RUNNING);
+        let ended = if iteration_over(&done, self.finish_quorum, running) {
             pick_finisher(&done, self.finish_pick)
         } else {
             None
@@ -947,6 +951,19 @@ mod tests {
             score,
             best,
         }
+    }
+
+    #[test]
+    fn a_quorum_of_finishers_or_worker_0_ends_the_iteration() {
+        let helpers = [finished(3, 12, 5, 1), finished(6, 12, 5, 1)];
+        assert!(!iteration_over(&[], 1, true));
+        assert!(!iteration_over(&[], 3, false));
+        assert!(iteration_over(&helpers[..1], 1, true));
+        assert!(!iteration_over(&helpers, 3, true));
+        assert!(iteration_over(&helpers, 2, true));
+        // Worker 0 ends it alone; so does the last worker to stop running.
+        assert!(iteration_over(&[finished(0, 12, 5, 1)], 3, true));
+        assert!(iteration_over(&helpers, 3, false));
     }
 
     #[test]
