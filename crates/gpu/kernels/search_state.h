@@ -244,7 +244,10 @@ typedef struct {
 #define STATUS_HELPED 4u  /* finished the iteration without ending it: its result is not used */
 
 /* control[0]: the workers that have finished the iteration and end it (worker 0 counts as
- * FINISH_QUORUM); the others stop once it reaches FINISH_QUORUM. */
+ * FINISH_QUORUM); the others stop once it reaches FINISH_QUORUM. The host clears it before each
+ * launch, so it counts one launch's finishers: the host counts them over the launches (their
+ * results keep STATUS_DONE) and ends the iteration at the end of the launch that makes the
+ * quorum. */
 #define CONTROL_DONE 0
 /* FINISH_QUORUM k > 1 (an experiment, fifty-ninth session; 1, the default, is Zeta's rule): under
  * `GPU Finisher any` an iteration ends when k workers have finished it, or worker 0 has, and the
