@@ -181,7 +181,7 @@ pub struct GpuSearch {
 /// (search_state.h): with one finisher (`FINISH_QUORUM` 1) all three take the same, but for
 /// the rare slice in which several finish.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum FinishPick {
+enum FinishPick {
     /// The deepest, then the lowest-numbered worker.
     Deepest,
     /// Worker 0's if it finished, else the lowest value (then the deepest, the lowest worker).
@@ -349,7 +349,13 @@ impl GpuSearch {
             )));
         }
         // The finish knobs the kernel was built with (FINISH_QUORUM, FINISH_PICK).
-        let finish_quorum = (words[5] as usize).max(1);
+        let finish_quorum = words[5] as usize;
+        if finish_quorum == 0 {
+            // Every worker would stop at its first node: no iteration could end.
+            return Err(bad(
+                "the search kernel's FINISH_QUORUM is 0: it must be 1 or more".into(),
+            ));
+        }
         let Some(finish_pick) = FinishPick::from_code(words[6]) else {
             return Err(bad(format!(
                 "the search kernel's FINISH_PICK {} is not one of 0, 1, 2",
