@@ -18,11 +18,50 @@
 #define SCORE_BAD_CAPTURE (-20000) /* below every quiet move: history / 2 stays within +-8192 */
 #define SCORE_UNDERPROMOTION (-30000)
 
+/* CLEAN_RANK 1: a helper reduces (LMR) and prunes by move count (LMP) by a move's place in the
+ * order it would have without the noise (its list entry's bits 16-23: the moves before it; bits
+ * 24-31: the quiet moves before it), not by its place in its own noisy order; 2: reduces only, 3:
+ * prunes only. Worker 0's rule (the moves searched so far) is unchanged. It asks whether the
+ * helpers' early finishes keep the old root move (twenty-sixth session) because the noise decides
+ * which of an all-node's moves are reduced and pruned. At depth 11 it made the helpers' results
+ * better, at 50% more time to depth, and lost at 3 s + 0.03 s (twenty-seventh session,
+ * docs/STRENGTH.md): off by default. */
+/* CLEAN_EVERY k (an experiment, implies CLEAN_RANK): only every k-th helper (worker % k == 0)
+ * reduces and prunes by the noise-free places, and only those and worker 0 may end an
+ * iteration; the others, noisy and cheap, only fill the table. Worker 0's walk on such a table
+ * plays as well as the CPU at a depth (`main`, fifty-sixth session) and a noisy helper's does not
+ * (CLEAN_RANK, fifty-eighth): do clean walks among noisy ones finish sooner than worker 0 alone? */
+#ifndef CLEAN_EVERY
+#define CLEAN_EVERY 0
+#endif
+/* CLEAN_AHEAD (with CLEAN_EVERY): the helpers searching ahead (DEEPER_HELPERS) may end an
+ * iteration as well, 1: clean as CLEAN_EVERY's, 2: with their noise. Without it they never end
+ * one, which cost the default 0.78 plies on a clock (AHEAD_ENDS, fifty-fourth session). */
+#ifndef CLEAN_AHEAD
+#define CLEAN_AHEAD 0
+#endif
+#if CLEAN_EVERY && !defined(CLEAN_RANK)
+#define CLEAN_RANK 1
+#endif
+#ifndef CLEAN_RANK
+#define CLEAN_RANK 0
+#endif
+/* CLEAN_RANK_MIN_DEPTH d (with CLEAN_RANK): the noise-free places only at nodes of at least d
+ * plies to go, where a wrongly reduced move costs the root most and the nodes are few; below
+ * that a helper reduces and prunes by its own noisy order, as without CLEAN_RANK, and its lists
+ * skip the second sort. 0: everywhere, quiescence included (CLEAN_RANK's first form). */
+#ifndef CLEAN_RANK_MIN_DEPTH
+#define CLEAN_RANK_MIN_DEPTH 0
+#endif
+
 /* The moves a node orders first, besides captures: from the table, the killers of its ply and
  * the counter to the move before; and how an RMO helper orders its quiet moves. */
 typedef struct {
     u32 tt_move, killer1, killer2, counter;
     u32 noise; /* RMO helpers: history plus a random number in +-noise; 0: at random (RMO alone) */
+#if CLEAN_RANK
+    u32 clean; /* this node's list carries its moves' noise-free places (CLEAN_RANK_MIN_DEPTH) */
+#endif
 } OrderHints;
 
 DEVICE_FN u32 xorshift32(u32 x) {
@@ -166,17 +205,6 @@ DEVICE_FN i32 quiet_noise(Move m, const OrderHints *hints, u32 randomize, i32 h)
     return h + (i32)(r % (2u * hints->noise + 1u)) - (i32)hints->noise;
 }
 
-/* CLEAN_RANK 1: a helper reduces (LMR) and prunes by move count (LMP) by a move's place in the
- * order it would have without the noise (its list entry's bits 16-23: the moves before it; bits
- * 24-31: the quiet moves before it), not by its place in its own noisy order; 2: reduces only, 3:
- * prunes only. Worker 0's rule (the moves searched so far) is unchanged. It asks whether the
- * helpers' early finishes keep the old root move (twenty-sixth session) because the noise decides
- * which of an all-node's moves are reduced and pruned. At depth 11 it made the helpers' results
- * better, at 50% more time to depth, and lost at 3 s + 0.03 s (twenty-seventh session,
- * docs/STRENGTH.md): off by default. */
-#ifndef CLEAN_RANK
-#define CLEAN_RANK 0
-#endif
 /* History scores (history / 2) lie within this; a helper's noise is added to those only. */
 #define HISTORY_SCORE_MAX 8192
 
@@ -333,6 +361,12 @@ DEVICE_FN void king_to_by_lanes(const Board *b, const GLOBAL u64 *lines, Masks *
 DEVICE_FN u32 gen_sorted(const Board *b, const GLOBAL u64 *lines, u32 lane, int captures_only,
                          const OrderHints *hints, const GLOBAL i32 *history, u32 randomize, LOCAL_PTR u32 *keys,
                          LOCAL_PTR u32 *lane_counts, LOCAL_PTR u32 *scratch, GLOBAL u32 *out) {
+    /* Whether this list carries the noise-free places (CLEAN_RANK): a helper's, where asked. */
+#if CLEAN_RANK
+    const u32 clean = randomize != 0u && hints->clean;
+#else
+    const u32 clean = 0u;
+#endif
     Masks m;
     prepare_checks_pins(b, lines, &m);
     if (m.checks) captures_only = 0;
@@ -379,7 +413,7 @@ DEVICE_FN u32 gen_sorted(const Board *b, const GLOBAL u64 *lines, u32 lane, int 
      * otherwise wait for each other on one lane. Sort keys: score high, move low. */
     for (u32 i = lane; i < total; i += WORKER_LANES) {
         Move mv = (Move)keys[i];
-        keys[i] = sort_key(score_move(b, lines, mv, hints, history, CLEAN_RANK ? 0u : randomize, captures_only), mv);
+        keys[i] = sort_key(score_move(b, lines, mv, hints, history, clean ? 0u : randomize, captures_only), mv);
     }
     BARRIER();
 #if CLEAN_RANK
@@ -387,11 +421,11 @@ DEVICE_FN u32 gen_sorted(const Board *b, const GLOBAL u64 *lines, u32 lane, int 
      * sorted without the noise first, then the noise is added in that order, so that a key's
      * index is its noise-free rank for the sort below. (The barriers stay outside the branches:
      * PoCL's kernels crashed with them inside.) */
-    if (randomize) {
+    if (clean) {
         for (u32 i = lane; i < total; i += WORKER_LANES) out[sort_rank(keys, total, keys[i])] = keys[i];
     }
     BARRIER();
-    if (randomize) {
+    if (clean) {
         for (u32 i = lane; i < total; i += WORKER_LANES) {
             Move mv = (Move)(out[i] & 0xffffu);
             i32 score = sort_key_score(out[i]);
@@ -407,7 +441,7 @@ DEVICE_FN u32 gen_sorted(const Board *b, const GLOBAL u64 *lines, u32 lane, int 
         u32 k = keys[i];
         u32 rank = sort_rank(keys, total, k);
 #if CLEAN_RANK
-        if (randomize) {
+        if (clean) {
             /* keys[] is in the noise-free order: i is the move's place, and the moves before it
              * that are not quiet give its place among the quiet moves. */
             u32 noisy_before = 0;

@@ -55,36 +55,44 @@ fn search_kernel_compiles_for_sm_90() {
     // part of the repetition test read whatever the key), AHEAD_ENDS off (helpers searching ahead
     // never end an iteration), HELPERS_KEEP 2 (under `main`, helpers deepen on their own and go
     // on across iterations), SOLO_MAIN on (helpers beside worker 0 suspend), FINISH_QUORUM 3 (an
-    // iteration ends when three workers have finished it); and the diagnostic
+    // iteration ends when three workers have finished it), CLEAN_EVERY 8 with
+    // CLEAN_RANK_MIN_DEPTH 4 (every 8th helper clean from four plies to go, and only those
+    // finish), CLEAN_EVERY 32 with CLEAN_AHEAD 1 and 2 (the helpers ahead finish too, clean or
+    // noisy); and the diagnostic
     // DIAG_CYCLES
     // (the parts' cycles, read from %clock64).
     let defines: Vec<(&str, String)> = kogge_search_gpu::search_defines();
-    for (variant, value) in [
-        ("YBWC", "1"),
-        ("FINISH_CHECKED_CODE", "1"),
-        ("CLEAN_RANK", "1"),
-        ("NOISE_BY_SM", "0"),
-        ("NOISE_SEEDS", "8u"),
-        ("NMP_VERIFY", "1"),
-        ("NOISE_MIN_DEPTH", "4"),
-        ("TT_SETTLE", "0"),
-        ("TT_SETTLE", "2"),
-        ("TT_SETTLE_PV", "0"),
-        ("SETTLE_AGAIN", "0"),
-        ("STORE_EVAL", "0"),
-        ("REPETITION_FILTER", "0"),
-        ("AHEAD_ENDS", "0"),
-        ("HELPERS_KEEP", "2"),
-        ("SOLO_MAIN", "1"),
-        ("FINISH_QUORUM", "3u"),
-        ("DIAG_CYCLES", "1"),
+    for variant in [
+        &[("YBWC", "1")][..],
+        &[("FINISH_CHECKED_CODE", "1")][..],
+        &[("CLEAN_RANK", "1")][..],
+        &[("CLEAN_EVERY", "8u"), ("CLEAN_RANK_MIN_DEPTH", "4")][..],
+        &[("CLEAN_EVERY", "32u"), ("CLEAN_AHEAD", "1")][..],
+        &[("CLEAN_EVERY", "32u"), ("CLEAN_AHEAD", "2")][..],
+        &[("NOISE_BY_SM", "0")][..],
+        &[("NOISE_SEEDS", "8u")][..],
+        &[("NMP_VERIFY", "1")][..],
+        &[("NOISE_MIN_DEPTH", "4")][..],
+        &[("TT_SETTLE", "0")][..],
+        &[("TT_SETTLE", "2")][..],
+        &[("TT_SETTLE_PV", "0")][..],
+        &[("SETTLE_AGAIN", "0")][..],
+        &[("STORE_EVAL", "0")][..],
+        &[("REPETITION_FILTER", "0")][..],
+        &[("AHEAD_ENDS", "0")][..],
+        &[("HELPERS_KEEP", "2")][..],
+        &[("SOLO_MAIN", "1")][..],
+        &[("FINISH_QUORUM", "3u")][..],
+        &[("DIAG_CYCLES", "1")][..],
     ] {
+        let extra: Vec<(&str, String)> = variant.iter().map(|&(k, v)| (k, v.to_string())).collect();
         let ptx = compile_cuda_for_check(
             &kogge_search_gpu::search_source(),
-            &[defines.clone(), vec![(variant, value.to_string())]].concat(),
+            &[defines.clone(), extra].concat(),
             "sm_90",
         )
-        .unwrap_or_else(|e| panic!("{variant}: {e}"));
+        .unwrap_or_else(|e| panic!("{variant:?}: {e}"));
+        let variant = variant[0].0;
         assert!(
             ptx.contains(".entry search_slice"),
             "{variant}: no search_slice"
