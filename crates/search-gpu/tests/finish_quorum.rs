@@ -26,24 +26,10 @@ fn three_finishers_end_an_iteration_and_prove_the_mates() {
         );
         std::env::set_var("KOGGE_CUDA_OPTIONS", "-DFINISH_QUORUM=3u -DFINISH_PICK=2u");
     }
-    let positions = [
-        (
-            "r3kr2/1pp4p/1p1p4/7q/4P1n1/2PP2Q1/PP4P1/R1BB2K1 b q - 0 1",
-            Some(2),
-        ),
-        (
-            "6kr/1q2r1p1/1p2N1Q1/5p2/1P1p4/6R1/7P/2R3K1 w - - 0 1",
-            Some(3),
-        ),
-        (
-            "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1BBPPP/R2QK2R w KQ - 0 9",
-            None,
-        ),
-    ];
     for mut gpu in common::open_all_finishing(32, ParallelMode::AbdadaRmo, Finisher::Any) {
         gpu.set_slice_nodes(Some(16));
         let mut helpers_ended = 0;
-        for (fen, mate) in positions {
+        for (fen, mate) in common::MATES_AND_QUIET {
             gpu.clear().unwrap();
             let b = board(fen);
             gpu.new_search(&[]).unwrap();
@@ -66,11 +52,7 @@ fn three_finishers_end_an_iteration_and_prove_the_mates() {
                 assert!(b.legal_moves().contains(it.best), "{fen}: {it:?}");
                 last = Some(it);
             }
-            let it = last.unwrap();
-            match mate {
-                Some(moves) => assert_eq!(it.score, 32000 - (2 * moves - 1), "{fen}: {it:?}"),
-                None => assert!(it.score.abs() < 300, "{fen}: {it:?}"),
-            }
+            common::assert_mate_or_quiet(fen, mate, &last.unwrap());
         }
         eprintln!("helpers ended {helpers_ended} of the iterations");
     }

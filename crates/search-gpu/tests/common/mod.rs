@@ -45,6 +45,31 @@ pub fn board(fen: &str) -> Board {
     Epd::parse(fen).expect("valid FEN").board
 }
 
+/// WAC's mates in two and three and a quiet middlegame (moves to mate; `None`: quiet), on which
+/// the finisher knobs' tests check that a search's results do not change in kind.
+pub const MATES_AND_QUIET: [(&str, Option<i32>); 3] = [
+    (
+        "r3kr2/1pp4p/1p1p4/7q/4P1n1/2PP2Q1/PP4P1/R1BB2K1 b q - 0 1",
+        Some(2),
+    ),
+    (
+        "6kr/1q2r1p1/1p2N1Q1/5p2/1P1p4/6R1/7P/2R3K1 w - - 0 1",
+        Some(3),
+    ),
+    (
+        "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1BBPPP/R2QK2R w KQ - 0 9",
+        None,
+    ),
+];
+
+/// A last iteration's result as [`MATES_AND_QUIET`] has it: the mate proven, or a quiet value.
+pub fn assert_mate_or_quiet(fen: &str, mate: Option<i32>, it: &kogge_search_gpu::Iteration) {
+    match mate {
+        Some(moves) => assert_eq!(it.score, 32000 - (2 * moves - 1), "{fen}: {it:?}"),
+        None => assert!(it.score.abs() < 300, "{fen}: {it:?}"),
+    }
+}
+
 /// One search of `b`, iterations 1 to `depth` with the full window (each after the first on the
 /// table of the ones before), every iteration completed.
 pub fn iterations(gpu: &mut GpuSearch, b: &Board, depth: i32) -> Vec<kogge_search_gpu::Iteration> {
