@@ -271,21 +271,8 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
      * places (CLEAN_RANK). */
     /* Tested by the preprocessor: OpenCL compilers warn of a constant operand of || or &&. */
 #if CLEAN_EVERY
-    /* CLEAN_EVERY's finishers, and with CLEAN_AHEAD the helpers searching ahead too: clean with
-     * 1, noisy with 2 (search_moves.h). */
-#if CLEAN_AHEAD
-    const u32 ahead_helper = root_depth > params->depth;
-#endif
-#if CLEAN_AHEAD == 1
-    const u32 clean_worker = worker % CLEAN_EVERY == 0u || ahead_helper;
-#else
+    /* CLEAN_EVERY's clean helpers, the only ones that may end an iteration (search_moves.h). */
     const u32 clean_worker = worker % CLEAN_EVERY == 0u;
-#endif
-#if CLEAN_AHEAD
-    const u32 may_end = worker % CLEAN_EVERY == 0u || ahead_helper;
-#else
-    const u32 may_end = clean_worker;
-#endif
 #define CLEAN_WORKER(x) ((x) && clean_worker)
 #else
 #define CLEAN_WORKER(x) (x)
@@ -300,23 +287,12 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
 #else
     const u32 by_clean_order = 0u;
 #endif
-    /* Whether node f's list carries its moves' noise-free places: CLEAN_NODE at its generation
-     * (OrderHints.clean), CLEAN_AT with a worker's rule `by` at its moves; the same nodes, as a
-     * node's depth no longer changes once it generates (CLEAN_RANK_MIN_DEPTH). Spelled out by the
-     * preprocessor, as the rules above, for the compilers' constant-operand warnings. */
-#if CLEAN_RANK_MIN_DEPTH
-#define CLEAN_AT(by, f) ((by) && (f).depth >= CLEAN_RANK_MIN_DEPTH)
+    /* Whether a node's list carries its moves' noise-free places (OrderHints.clean): a noisy
+     * CLEAN_EVERY helper's lists skip the second sort. */
+#if CLEAN_EVERY
+#define CLEAN_NODE clean_worker
 #else
-#define CLEAN_AT(by, f) (by)
-#endif
-#if CLEAN_EVERY && CLEAN_RANK_MIN_DEPTH
-#define CLEAN_NODE(f) (clean_worker && (f).depth >= CLEAN_RANK_MIN_DEPTH)
-#elif CLEAN_EVERY
-#define CLEAN_NODE(f) clean_worker
-#elif CLEAN_RANK_MIN_DEPTH
-#define CLEAN_NODE(f) ((f).depth >= CLEAN_RANK_MIN_DEPTH)
-#else
-#define CLEAN_NODE(f) 1u
+#define CLEAN_NODE 1u
 #endif
     const u32 ybwc = YBWC && params->mode == MODE_YBWC;
     /* searchmoves or MultiPV: the host names the root's moves (root_list_filter). */
@@ -532,7 +508,7 @@ restart:
             hints.tt_move = f.tt_move;
             hints.noise = rmo_noise;
 #if CLEAN_RANK
-            hints.clean = CLEAN_NODE(f);
+            hints.clean = CLEAN_NODE;
 #endif
             hints.killer1 = s.killers[2 * ply];
             hints.killer2 = s.killers[2 * ply + 1];
@@ -600,7 +576,7 @@ restart:
                 if (j < f.n_moves) {
                     u32 ej = my_lists[ply * MAX_MOVES + j];
                     Move mj = (Move)(ej & 0xffffu);
-                    keep = !is_prunable(&cur, lines, &f, ply, mj, is_quiet(&cur, mj), CLEAN_AT(by_clean_rank, f) ? ej >> 24 : f.quiets) ||
+                    keep = !is_prunable(&cur, lines, &f, ply, mj, is_quiet(&cur, mj), by_clean_rank ? ej >> 24 : f.quiets) ||
                            move_gives_check(&cur, lines, mj);
                 }
                 u32 kept = lanes_voting(&lane_counts[1], &vote_seen, lane, keep);
@@ -1239,7 +1215,7 @@ restart:
              * mate begins (WAC's 5rk1/n1p1R1bp/... mate in 3 was lost to SEE pruning with checks
              * included; the CPU search prunes those). A move the scan kept needs no test. */
             u32 prunable =
-                scan_kept ? 0u : is_prunable(&cur, lines, &f, ply, m, quiet, CLEAN_AT(by_clean_rank, f) ? entry >> 24 : f.quiets);
+                scan_kept ? 0u : is_prunable(&cur, lines, &f, ply, m, quiet, by_clean_rank ? entry >> 24 : f.quiets);
             scan_kept = 0;
             /* A move to prune unless it gives check: most surely give none (gives_check.h), and
              * are dropped without being made. Where one is dropped, more usually follow (late
@@ -1299,7 +1275,7 @@ restart:
                  * nodes, less for checks, killers and moves with a good history. */
                 u32 cut_node = (f.flags & FLAG_CUT) != 0, improving = (f.flags & FLAG_IMPROVING) != 0;
                 i32 new_depth = f.depth - 1 + ((gives_check && (i32)ply < 2 * root_depth) ? 1 : 0);
-                u32 order = CLEAN_AT(by_clean_order, f) ? ((entry >> 16) & 255u) + 1u : f.legal;
+                u32 order = by_clean_order ? ((entry >> 16) & 255u) + 1u : f.legal;
                 u32 reduce = f.depth >= LMR_MIN_DEPTH && order >= LMR_MIN_MOVE + pv_node && quiet;
                 i32 r = 0;
                 if (reduce) {
@@ -1722,7 +1698,7 @@ restart:
          * a helper's as `finisher` says (helper_ends). */
         if (lane == 0) {
 #if CLEAN_EVERY
-            u32 ends = worker == 0 || (may_end && helper_ends(params, control, root_depth, ret, f.best_move));
+            u32 ends = worker == 0 || (clean_worker && helper_ends(params, control, root_depth, ret, f.best_move));
 #else
             u32 ends = worker == 0 || helper_ends(params, control, root_depth, ret, f.best_move);
 #endif

@@ -37,30 +37,15 @@
 #ifndef CLEAN_EVERY
 #define CLEAN_EVERY 0
 #endif
-/* CLEAN_AHEAD (with CLEAN_EVERY): the helpers searching ahead (DEEPER_HELPERS) may end an
- * iteration as well, 1: clean as CLEAN_EVERY's, 2: with their noise. Without it they never end
- * one, which cost the default 0.78 plies on a clock (AHEAD_ENDS, fifty-fourth session). Sixty-first
- * session, CLEAN_EVERY=32 against the default at 3 s + 0.03 s: 1: +19 [-40, +78], 2: 0 [-63, +63]
- * in 56 games each, still 0.4 to 1.0 plies shallower; 1 against 16 threads at 10 s + 0.1 s lost as
- * the default does (+3 points a game [-15, +21] paired): off. */
-#ifndef CLEAN_AHEAD
-#define CLEAN_AHEAD 0
-#endif
 #if CLEAN_EVERY && !defined(CLEAN_RANK)
 #define CLEAN_RANK 1
 #endif
 #ifndef CLEAN_RANK
 #define CLEAN_RANK 0
 #endif
-/* CLEAN_RANK_MIN_DEPTH d (with CLEAN_RANK): the noise-free places only at nodes of at least d
- * plies to go, where a wrongly reduced move costs the root most and the nodes are few; below
- * that a helper reduces and prunes by its own noisy order, as without CLEAN_RANK, and its lists
- * skip the second sort. 0: everywhere, quiescence included (CLEAN_RANK's first form). At depth 12
- * (sixtieth session) d = 3, 6, 9 cost 1.72, 1.48, 1.27 times the time a move for less than
- * CLEAN_EVERY's gain: a clean walk's cost is in its top plies. */
-#ifndef CLEAN_RANK_MIN_DEPTH
-#define CLEAN_RANK_MIN_DEPTH 0
-#endif
+/* Two more forms, measured and taken out (docs/GPU-SEARCH-TRIED.md): CLEAN_AHEAD, the helpers
+ * searching ahead finishing under CLEAN_EVERY as well (sixty-first session), and
+ * CLEAN_RANK_MIN_DEPTH, the noise-free places only near the root (sixtieth). */
 
 /* The moves a node orders first, besides captures: from the table, the killers of its ply and
  * the counter to the move before; and how an RMO helper orders its quiet moves. */
@@ -68,7 +53,7 @@ typedef struct {
     u32 tt_move, killer1, killer2, counter;
     u32 noise; /* RMO helpers: history plus a random number in +-noise; 0: at random (RMO alone) */
 #if CLEAN_RANK
-    u32 clean; /* this node's list carries its moves' noise-free places (CLEAN_RANK_MIN_DEPTH) */
+    u32 clean; /* this node's list carries its moves' noise-free places (not a noisy CLEAN_EVERY helper's) */
 #endif
 } OrderHints;
 

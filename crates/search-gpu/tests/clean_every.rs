@@ -1,7 +1,6 @@
-//! The kernel knobs `CLEAN_EVERY` and `CLEAN_RANK_MIN_DEPTH` (search_moves.h; off by default):
-//! only every k-th helper reduces and prunes by its moves' noise-free places, and only those
-//! and worker 0 may end an iteration; the noise-free places only at nodes of at least d plies to
-//! go. The results must not change in kind (the mates proven, a legal line in a quiet
+//! The kernel knob `CLEAN_EVERY` (search_moves.h; off by default): only every k-th helper reduces
+//! and prunes by its moves' noise-free places, and only those and worker 0 may end an iteration.
+//! The results must not change in kind (the mates proven, a legal line in a quiet
 //! position), and no worker outside those may end an iteration: with `CLEAN_RANK=1` alone in
 //! place of `CLEAN_EVERY` the check below fails (helpers 1 to 31 end iterations on PoCL). On
 //! PoCL worker 0 ends most iterations (it runs the work-groups in order), so the count of
@@ -13,7 +12,7 @@ mod common;
 use common::board;
 use kogge_search_gpu::{Finisher, ParallelMode};
 
-const OPTIONS: &str = "-DCLEAN_EVERY=8u -DCLEAN_RANK_MIN_DEPTH=2";
+const OPTIONS: &str = "-DCLEAN_EVERY=8u";
 
 #[test]
 fn only_clean_helpers_end_an_iteration_and_the_mates_are_proven() {

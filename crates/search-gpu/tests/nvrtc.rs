@@ -55,10 +55,8 @@ fn search_kernel_compiles_for_sm_90() {
     // part of the repetition test read whatever the key), AHEAD_ENDS off (helpers searching ahead
     // never end an iteration), HELPERS_KEEP 2 (under `main`, helpers deepen on their own and go
     // on across iterations), SOLO_MAIN on (helpers beside worker 0 suspend), FINISH_QUORUM 3 (an
-    // iteration ends when three workers have finished it), CLEAN_EVERY 8 with
-    // CLEAN_RANK_MIN_DEPTH 4 (every 8th helper clean from four plies to go, and only those
-    // finish), CLEAN_EVERY 32 with CLEAN_AHEAD 1 and 2 (the helpers ahead finish too, clean or
-    // noisy); and the diagnostic
+    // iteration ends when three workers have finished it), CLEAN_EVERY 8 (every 8th
+    // helper clean, and only those finish); and the diagnostic
     // DIAG_CYCLES
     // (the parts' cycles, read from %clock64).
     let defines: Vec<(&str, String)> = kogge_search_gpu::search_defines();
@@ -66,9 +64,7 @@ fn search_kernel_compiles_for_sm_90() {
         &[("YBWC", "1")][..],
         &[("FINISH_CHECKED_CODE", "1")][..],
         &[("CLEAN_RANK", "1")][..],
-        &[("CLEAN_EVERY", "8u"), ("CLEAN_RANK_MIN_DEPTH", "4")][..],
-        &[("CLEAN_EVERY", "32u"), ("CLEAN_AHEAD", "1")][..],
-        &[("CLEAN_EVERY", "32u"), ("CLEAN_AHEAD", "2")][..],
+        &[("CLEAN_EVERY", "8u")][..],
         &[("NOISE_BY_SM", "0")][..],
         &[("NOISE_SEEDS", "8u")][..],
         &[("NMP_VERIFY", "1")][..],
