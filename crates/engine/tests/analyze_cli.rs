@@ -92,10 +92,7 @@ fn the_engine_backend_chosen_is_the_one_that_analyses() {
     let text = stdout(&out);
     let on_gpu = text.contains("\nSearch: opencl: ");
     if !on_gpu {
-        assert!(
-            std::env::var("CI").as_deref() != Ok("true"),
-            "no OpenCL device in CI: {text}"
-        );
+        kogge_gpu::testing::no_opencl_device("analyze on the GPU", &text);
         assert!(text.contains("\nSearch: cpu, 1 thread\n"), "{text}");
         assert!(stderr(&out).contains("note: "), "{}", stderr(&out));
     }

@@ -3,7 +3,8 @@
 
 mod common;
 
-use common::{kogge, no_opencl_device, stderr, stdout};
+use common::{kogge, stderr, stdout};
+use kogge_gpu::testing::no_opencl_device;
 
 /// `kogge ARGS` on PoCL's or another OpenCL device: its stdout once it succeeded, or None where
 /// the machine has no OpenCL device (noted, as the other GPU tests do).

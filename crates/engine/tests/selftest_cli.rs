@@ -3,7 +3,8 @@
 
 mod common;
 
-use common::{kogge, no_opencl_device, stderr, stdout};
+use common::{kogge, stderr, stdout};
+use kogge_gpu::testing::no_opencl_device;
 
 #[test]
 fn opencl_selftest_passes() {

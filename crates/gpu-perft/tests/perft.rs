@@ -3,35 +3,12 @@
 
 use kogge_chess::epd::{Epd, parse_file};
 use kogge_chess::{Board, testdata};
-use kogge_gpu::{Device, list_devices};
+use kogge_gpu::Device;
 use kogge_gpu_perft::{GpuPerft, PerftOptions};
 
+/// Every device there is (`kogge_gpu::testing`: PoCL where there is no GPU, required in CI).
 fn devices() -> Vec<Device> {
-    let list = list_devices();
-    let devices: Vec<Device> = list
-        .devices
-        .iter()
-        .filter_map(|info| match Device::open(info) {
-            Ok(d) => Some(d),
-            Err(e) => {
-                eprintln!("cannot open {}: {e}", info.name);
-                None
-            }
-        })
-        .collect();
-    if devices.is_empty() {
-        let problems: Vec<String> = list
-            .problems
-            .iter()
-            .map(|(b, e)| format!("{b}: {e}"))
-            .collect();
-        assert!(
-            std::env::var("CI").as_deref() != Ok("true"),
-            "no GPU or OpenCL device in CI: {problems:?}"
-        );
-        eprintln!("no device: GPU perft not tested here ({problems:?})");
-    }
-    devices
+    kogge_gpu::testing::open_devices("GPU perft")
 }
 
 /// GPU perft on (a fresh handle to) `device` whose staged tail shares parents' work with their

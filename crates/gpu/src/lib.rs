@@ -46,6 +46,7 @@ mod list;
 mod opencl;
 mod pod;
 mod source;
+pub mod testing;
 
 pub use device::{AnyBuffer, Arg, Buffer, Device, Kernel, Module};
 pub use error::GpuError;

@@ -19,13 +19,3 @@ pub fn stdout(out: &Output) -> String {
 pub fn stderr(out: &Output) -> String {
     String::from_utf8(out.stderr.clone()).expect("stderr is UTF-8")
 }
-
-/// A test that needs an OpenCL device (PoCL in CI) found none: under `CI=true` that fails the
-/// test; elsewhere it says on stderr what was not tested, and the caller returns.
-pub fn no_opencl_device(what: &str, detail: &str) {
-    assert!(
-        std::env::var("CI").as_deref() != Ok("true"),
-        "no OpenCL device in CI: {detail}"
-    );
-    eprintln!("note: no OpenCL device, {what} not run: {detail}");
-}

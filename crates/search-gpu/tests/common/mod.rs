@@ -4,40 +4,15 @@
 #![allow(dead_code)]
 
 use kogge_chess::{Board, Epd, testdata};
-use kogge_gpu::{Device, list_devices};
+use kogge_gpu::Device;
 use kogge_search_gpu::driver::Outcome;
 use kogge_search_gpu::{
     Finisher, GpuSearch, GpuSearchOptions, ParallelMode, PlayoutOptions, playouts,
 };
 
-/// Every OpenCL/CUDA device present (PoCL where there is no GPU). Under `CI=true` having none
-/// fails the test instead of passing with a note.
+/// Every device there is (`kogge_gpu::testing`: PoCL where there is no GPU, required in CI).
 pub fn devices() -> Vec<Device> {
-    let list = list_devices();
-    let devices: Vec<Device> = list
-        .devices
-        .iter()
-        .filter_map(|info| match Device::open(info) {
-            Ok(d) => Some(d),
-            Err(e) => {
-                eprintln!("cannot open {}: {e}", info.name);
-                None
-            }
-        })
-        .collect();
-    if devices.is_empty() {
-        let problems: Vec<String> = list
-            .problems
-            .iter()
-            .map(|(b, e)| format!("{b}: {e}"))
-            .collect();
-        assert!(
-            std::env::var("CI").as_deref() != Ok("true"),
-            "no GPU or OpenCL device in CI: {problems:?}"
-        );
-        eprintln!("no device: the GPU evaluation is not tested here ({problems:?})");
-    }
-    devices
+    kogge_gpu::testing::open_devices("the GPU search")
 }
 
 /// A position from its FEN.
