@@ -12,16 +12,11 @@ mod common;
 use common::board;
 use kogge_search_gpu::{Finisher, ParallelMode};
 
-const OPTIONS: &str = "-DCLEAN_EVERY=8u";
-
 #[test]
 fn only_clean_helpers_end_an_iteration_and_the_mates_are_proven() {
     // SAFETY: set before any search is opened, in a binary with a single test, so no other
     // thread reads the environment meanwhile.
-    unsafe {
-        std::env::set_var("KOGGE_OPENCL_OPTIONS", OPTIONS);
-        std::env::set_var("KOGGE_CUDA_OPTIONS", OPTIONS);
-    }
+    unsafe { common::set_kernel_options("-DCLEAN_EVERY=8u") };
     for mut gpu in common::open_all_finishing(32, ParallelMode::AbdadaRmo, Finisher::Any) {
         gpu.set_slice_nodes(Some(16));
         let mut helpers_ended = 0;

@@ -90,10 +90,7 @@ fn the_parts_turns_agree_with_the_nodes_searched() {
     // `GPU Finisher main`, fifty-seventh session): naming a worker the search does not have, one
     // worker's search counts nothing though it ran.
     // SAFETY: as above; every search of the first part is closed.
-    unsafe {
-        std::env::set_var("KOGGE_OPENCL_OPTIONS", "-DDIAG_CYCLES_WORKER=1");
-        std::env::set_var("KOGGE_CUDA_OPTIONS", "-DDIAG_CYCLES_WORKER=1");
-    }
+    unsafe { common::set_kernel_options("-DDIAG_CYCLES_WORKER=1") };
     for device in common::devices() {
         let mut gpu = common::one_worker_search(device);
         let nodes: u64 = common::iterations(&mut gpu, &board, 4)

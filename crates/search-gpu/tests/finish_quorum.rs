@@ -19,13 +19,7 @@ use kogge_search_gpu::{Finisher, ParallelMode};
 fn three_finishers_end_an_iteration_and_prove_the_mates() {
     // SAFETY: set before any search is opened, in a binary with a single test, so no other
     // thread reads the environment meanwhile.
-    unsafe {
-        std::env::set_var(
-            "KOGGE_OPENCL_OPTIONS",
-            "-DFINISH_QUORUM=3u -DFINISH_PICK=2u",
-        );
-        std::env::set_var("KOGGE_CUDA_OPTIONS", "-DFINISH_QUORUM=3u -DFINISH_PICK=2u");
-    }
+    unsafe { common::set_kernel_options("-DFINISH_QUORUM=3u -DFINISH_PICK=2u") };
     for mut gpu in common::open_all_finishing(32, ParallelMode::AbdadaRmo, Finisher::Any) {
         gpu.set_slice_nodes(Some(16));
         let mut helpers_ended = 0;

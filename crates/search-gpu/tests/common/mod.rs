@@ -126,16 +126,27 @@ fn search_all(gpu: &mut GpuSearch, fens: &[&str], depth: i32) -> Run {
     run
 }
 
+/// The kernel knobs every search opened from now on is built with, on both backends
+/// (`KOGGE_OPENCL_OPTIONS` and `KOGGE_CUDA_OPTIONS`, read when a search is opened).
+///
+/// # Safety
+/// Sets the process's environment: only while no other thread may read it, as in a test binary
+/// whose only test this is.
+pub unsafe fn set_kernel_options(options: &str) {
+    // SAFETY: the caller's promise.
+    unsafe {
+        std::env::set_var("KOGGE_OPENCL_OPTIONS", options);
+        std::env::set_var("KOGGE_CUDA_OPTIONS", options);
+    }
+}
+
 /// One worker's [`Run`] on every device, to `depth`, with the kernel built with `options` (as
 /// `KOGGE_OPENCL_OPTIONS` and `KOGGE_CUDA_OPTIONS`). Only for a test binary whose only test this
 /// is: the options are read from the process's environment when a search is opened.
 pub fn one_worker_runs(options: &str, fens: &[&str], depth: i32) -> Vec<Run> {
     // SAFETY: set while no search is open, in a binary with a single test (above), so no other
     // thread reads the environment meanwhile.
-    unsafe {
-        std::env::set_var("KOGGE_OPENCL_OPTIONS", options);
-        std::env::set_var("KOGGE_CUDA_OPTIONS", options);
-    }
+    unsafe { set_kernel_options(options) };
     devices()
         .into_iter()
         .map(|device| search_all(&mut one_worker_search(device), fens, depth))
