@@ -274,6 +274,10 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
     /* CLEAN_EVERY's clean helpers, the only ones that may end an iteration (search_moves.h). */
     const u32 clean_worker = worker % CLEAN_EVERY == 0u;
 #define CLEAN_WORKER(x) ((x) && clean_worker)
+#if CLEAN_ORDER
+    /* A clean helper orders as worker 0 does (search_moves.h). */
+    if (clean_worker) randomize_seed = 0u;
+#endif
 #else
 #define CLEAN_WORKER(x) (x)
 #endif

@@ -26,18 +26,27 @@
  * which of an all-node's moves are reduced and pruned. At depth 11 it made the helpers' results
  * better, at 50% more time to depth, and lost at 3 s + 0.03 s (twenty-seventh session,
  * docs/STRENGTH.md): off by default. */
-/* CLEAN_EVERY k (an experiment, implies CLEAN_RANK): only every k-th helper (worker % k == 0)
- * reduces and prunes by the noise-free places, and only those and worker 0 may end an
- * iteration; the others, noisy and cheap, only fill the table. Worker 0's walk on such a table
- * plays as well as the CPU at a depth (`main`, fifty-sixth session) and a noisy helper's does not
- * (CLEAN_RANK, fifty-eighth): do clean walks among noisy ones finish sooner than worker 0 alone?
- * Sixtieth session (docs/STRENGTH.md): k = 32 played +22 points a game above the default at depth
- * 12 at 1.39 times its time a move (CLEAN_RANK: +16 to +21 at twice), and even with it at 3 s +
- * 0.03 s (+9 [-29, +47] in 117 games), 0.8 to 1.7 plies shallower: off. */
+/* CLEAN_EVERY k (an experiment): only every k-th helper (worker % k == 0) is clean, and only
+ * those and worker 0 may end an iteration; the others, noisy and cheap, only fill the table.
+ * Worker 0's walk on such a table plays as well as the CPU at a depth (`main`, fifty-sixth
+ * session) and a noisy helper's does not (CLEAN_RANK, fifty-eighth): do clean walks among noisy
+ * ones finish sooner than worker 0 alone? How a clean helper is clean (CLEAN_ORDER):
+ * 0: it orders with noise but reduces and prunes by the noise-free places (implies CLEAN_RANK).
+ *    Sixtieth session (docs/STRENGTH.md): k = 32 played +22 points a game above the default at
+ *    depth 12 at 1.39 times its time a move (CLEAN_RANK: +16 to +21 at twice), and even with it at
+ *    3 s + 0.03 s (+9 [-29, +47] in 117 games), 0.8 to 1.7 plies shallower.
+ * 1: it orders as worker 0 does, without noise: its walk is worker 0's tree, and only ABDADA's
+ *    put-off moves (FIRST_DEFER) part it from worker 0's and the other clean helpers' walks.
+ *    Sixty-second session: k = 32 took 14% more time to depth 14 than the default (bench x8, 264
+ *    workers; the form above 36%) and scored +34 [+5, +65] in 223 games against it at 3 s +
+ *    0.03 s, 0.4 to 0.9 plies shallower. */
 #ifndef CLEAN_EVERY
 #define CLEAN_EVERY 0
 #endif
-#if CLEAN_EVERY && !defined(CLEAN_RANK)
+#ifndef CLEAN_ORDER
+#define CLEAN_ORDER 0
+#endif
+#if CLEAN_EVERY && !CLEAN_ORDER && !defined(CLEAN_RANK)
 #define CLEAN_RANK 1
 #endif
 #ifndef CLEAN_RANK
