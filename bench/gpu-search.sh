@@ -13,7 +13,7 @@
 #   RUNS       searches a row with several workers averages (`benchsmp --runs`; default 3: one
 #              such search's time varies by up to 3 times from run to run)
 #   MODE       parallel mode                      (default: the engine's)
-#   FINISH     who ends an iteration: any, checked, main, closing (default: the engine's)
+#   FINISH     who ends an iteration: any, checked, main, closing, clean (default: the engine's)
 #   MAX_NODES  selftest's perft limit             (default 10000000)
 #   RESULTS    output folder                      (default gpu-search-results)
 #   DATA       the test data folder for selftest  (default: ../shared/data beside the repository)

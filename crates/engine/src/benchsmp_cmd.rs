@@ -55,9 +55,10 @@ pub struct BenchSmpArgs {
 
     /// Who ends an iteration: `any` (the first worker to finish it; its result is used),
     /// `checked` (a helper only where its result agrees with worker 0's first move and the
-    /// others' best), `main` (worker 0 only) or `closing` (`any`, then `checked` for the depth
-    /// asked for) [default: the device's, as the engine plays].
-    #[arg(long, value_parser = ["any", "checked", "main", "closing"])]
+    /// others' best), `main` (worker 0 only), `closing` (`any`, then `checked` for the depth
+    /// asked for) or `clean` (worker 0 and every 32nd helper, ordering as worker 0 does)
+    /// [default: the device's, as the engine plays].
+    #[arg(long, value_parser = ["any", "checked", "main", "closing", "clean"])]
     pub finish: Option<String>,
 
     /// Searches of the positions a row with several workers makes, each from a cleared table;

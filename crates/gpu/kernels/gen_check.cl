@@ -18,9 +18,6 @@ KERNEL void gen_check(const GLOBAL PackedBoard *boards, u32 n, const GLOBAL u64 
     hints.killer2 = 0;
     hints.counter = 0;
     hints.noise = 0;
-#if CLEAN_RANK
-    hints.clean = 0;
-#endif
     for (u32 i = GROUP_ID(); i < n; i += NUM_GROUPS()) {
         Board b;
         unpack_board(&boards[i], &b);

@@ -267,36 +267,23 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
         randomize_seed = (noise_id + 1u) * 0x9E3779B9u;
     /* How a helper's quiet moves are ordered (OrderHints.noise): at random under RMO alone. */
     const u32 rmo_noise = params->mode == MODE_RMO ? 0u : RMO_NOISE;
+    /* `GPU Finisher clean` (FINISH_CLEAN): only every CLEAN_EVERY-th helper is clean, orders as
+     * worker 0 does and may end an iteration (search_moves.h); the others keep their noise and
+     * only fill the table. Under the other finishers every worker is clean in this sense. */
+    const u32 clean_worker = params->finisher != FINISH_CLEAN || worker % CLEAN_EVERY == 0u;
+    if (params->finisher == FINISH_CLEAN && clean_worker) randomize_seed = 0u;
     /* A helper with noise prunes by move count (1, 3) and reduces (1, 2) by its moves' noise-free
      * places (CLEAN_RANK). */
     /* Tested by the preprocessor: OpenCL compilers warn of a constant operand of || or &&. */
-#if CLEAN_EVERY
-    /* CLEAN_EVERY's clean helpers, the only ones that may end an iteration (search_moves.h). */
-    const u32 clean_worker = worker % CLEAN_EVERY == 0u;
-#define CLEAN_WORKER(x) ((x) && clean_worker)
-#if CLEAN_ORDER
-    /* A clean helper orders as worker 0 does (search_moves.h). */
-    if (clean_worker) randomize_seed = 0u;
-#endif
-#else
-#define CLEAN_WORKER(x) (x)
-#endif
 #if CLEAN_RANK == 1 || CLEAN_RANK == 3
-    const u32 by_clean_rank = CLEAN_WORKER(randomize_seed != 0u);
+    const u32 by_clean_rank = randomize_seed != 0u;
 #else
     const u32 by_clean_rank = 0u;
 #endif
 #if CLEAN_RANK == 1 || CLEAN_RANK == 2
-    const u32 by_clean_order = CLEAN_WORKER(randomize_seed != 0u);
+    const u32 by_clean_order = randomize_seed != 0u;
 #else
     const u32 by_clean_order = 0u;
-#endif
-    /* Whether a node's list carries its moves' noise-free places (OrderHints.clean): a noisy
-     * CLEAN_EVERY helper's lists skip the second sort. */
-#if CLEAN_EVERY
-#define CLEAN_NODE clean_worker
-#else
-#define CLEAN_NODE 1u
 #endif
     const u32 ybwc = YBWC && params->mode == MODE_YBWC;
     /* searchmoves or MultiPV: the host names the root's moves (root_list_filter). */
@@ -511,9 +498,6 @@ restart:
             OrderHints hints;
             hints.tt_move = f.tt_move;
             hints.noise = rmo_noise;
-#if CLEAN_RANK
-            hints.clean = CLEAN_NODE;
-#endif
             hints.killer1 = s.killers[2 * ply];
             hints.killer2 = s.killers[2 * ply + 1];
             u32 slot = counter_slot(&cur, ply > 0 ? s.frames[ply - 1].move : 0u);
@@ -1701,11 +1685,7 @@ restart:
         /* The root is done: publish the result. Worker 0's ends the iteration for everyone, and
          * a helper's as `finisher` says (helper_ends). */
         if (lane == 0) {
-#if CLEAN_EVERY
             u32 ends = worker == 0 || (clean_worker && helper_ends(params, control, root_depth, ret, f.best_move));
-#else
-            u32 ends = worker == 0 || helper_ends(params, control, root_depth, ret, f.best_move);
-#endif
             result->score = ret;
             result->best_move = f.best_move;
             result->depth = (u32)root_depth;

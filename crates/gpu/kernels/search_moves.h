@@ -26,34 +26,29 @@
  * which of an all-node's moves are reduced and pruned. At depth 11 it made the helpers' results
  * better, at 50% more time to depth, and lost at 3 s + 0.03 s (twenty-seventh session,
  * docs/STRENGTH.md): off by default. */
-/* CLEAN_EVERY k (an experiment): only every k-th helper (worker % k == 0) is clean, and only
- * those and worker 0 may end an iteration; the others, noisy and cheap, only fill the table.
+/* `GPU Finisher clean` (FINISH_CLEAN, search_state.h): only every CLEAN_EVERY-th helper (worker %
+ * k == 0) is clean: it orders its moves as worker 0 does, without noise, and only those and
+ * worker 0 may end an iteration; the other helpers keep their noise and only fill the table.
  * Worker 0's walk on such a table plays as well as the CPU at a depth (`main`, fifty-sixth
- * session) and a noisy helper's does not (CLEAN_RANK, fifty-eighth): do clean walks among noisy
- * ones finish sooner than worker 0 alone? How a clean helper is clean (CLEAN_ORDER):
- * 0: it orders with noise but reduces and prunes by the noise-free places (implies CLEAN_RANK).
- *    Sixtieth session (docs/STRENGTH.md): k = 32 played +22 points a game above the default at
- *    depth 12 at 1.39 times its time a move (CLEAN_RANK: +16 to +21 at twice), and even with it at
- *    3 s + 0.03 s (+9 [-29, +47] in 117 games), 0.8 to 1.7 plies shallower.
- * 1: it orders as worker 0 does, without noise: its walk is worker 0's tree, and only ABDADA's
- *    put-off moves (FIRST_DEFER) part it from worker 0's and the other clean helpers' walks.
- *    Sixty-second session: k = 32 took 14% more time to depth 14 than the default (bench x8, 264
- *    workers; the form above 36%) and scored +34 [+5, +65] in 223 games against it at 3 s +
- *    0.03 s, 0.4 to 0.9 plies shallower. */
+ * session) and a noisy helper's does not (CLEAN_RANK, fifty-eighth); a clean helper's walk is
+ * worker 0's tree, parted from it and from the other clean helpers' walks only by ABDADA's
+ * put-off moves (FIRST_DEFER), and the first to finish ends the iteration. Sixty-second session
+ * (docs/STRENGTH.md), k = 32 at 264 workers (eight clean helpers): 14% more time to depth 14 than
+ * `any` (k = 8, 16: 19%, 13%), +34 [+5, +65] in 223 games against it at 3 s + 0.03 s, 0.4 to 0.9
+ * plies shallower. */
 #ifndef CLEAN_EVERY
-#define CLEAN_EVERY 0
+#define CLEAN_EVERY 32u
 #endif
-#ifndef CLEAN_ORDER
-#define CLEAN_ORDER 0
-#endif
-#if CLEAN_EVERY && !CLEAN_ORDER && !defined(CLEAN_RANK)
-#define CLEAN_RANK 1
+#if CLEAN_EVERY < 1
+#error "CLEAN_EVERY: every k-th helper is clean, k at least 1"
 #endif
 #ifndef CLEAN_RANK
 #define CLEAN_RANK 0
 #endif
-/* Two more forms, measured and taken out (docs/GPU-SEARCH-TRIED.md): CLEAN_AHEAD, the helpers
- * searching ahead finishing under CLEAN_EVERY as well (sixty-first session), and
+/* Three more forms, measured and taken out (docs/GPU-SEARCH-TRIED.md): clean helpers that order
+ * with noise and reduce and prune by the noise-free places (CLEAN_EVERY with CLEAN_RANK, sixtieth
+ * and sixty-second sessions: 36% more time to depth 14, +9 [-29, +47] in 117 games at 3 s),
+ * CLEAN_AHEAD, the helpers searching ahead finishing as well (sixty-first session), and
  * CLEAN_RANK_MIN_DEPTH, the noise-free places only near the root (sixtieth). */
 
 /* The moves a node orders first, besides captures: from the table, the killers of its ply and
@@ -61,9 +56,6 @@
 typedef struct {
     u32 tt_move, killer1, killer2, counter;
     u32 noise; /* RMO helpers: history plus a random number in +-noise; 0: at random (RMO alone) */
-#if CLEAN_RANK
-    u32 clean; /* this node's list carries its moves' noise-free places (not a noisy CLEAN_EVERY helper's) */
-#endif
 } OrderHints;
 
 DEVICE_FN u32 xorshift32(u32 x) {
@@ -363,9 +355,9 @@ DEVICE_FN void king_to_by_lanes(const Board *b, const GLOBAL u64 *lines, Masks *
 DEVICE_FN u32 gen_sorted(const Board *b, const GLOBAL u64 *lines, u32 lane, int captures_only,
                          const OrderHints *hints, const GLOBAL i32 *history, u32 randomize, LOCAL_PTR u32 *keys,
                          LOCAL_PTR u32 *lane_counts, LOCAL_PTR u32 *scratch, GLOBAL u32 *out) {
-    /* Whether this list carries the noise-free places (CLEAN_RANK): a helper's, where asked. */
+    /* Whether this list carries the noise-free places (CLEAN_RANK): a noisy helper's. */
 #if CLEAN_RANK
-    const u32 clean = randomize != 0u && hints->clean;
+    const u32 clean = randomize != 0u;
 #else
     const u32 clean = 0u;
 #endif

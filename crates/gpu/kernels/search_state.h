@@ -158,7 +158,7 @@ typedef struct {
     u32 tt_buckets_log2;
     u32 workers;
     u32 mode;         /* MODE_* */
-    u32 finisher; /* who ends an iteration: FINISH_MAIN, FINISH_ANY or FINISH_CHECKED */
+    u32 finisher; /* who ends an iteration: FINISH_MAIN, FINISH_ANY, FINISH_CHECKED or FINISH_CLEAN */
     u32 root_move_count; /* searchmoves and MultiPV: the root searches only root_moves[..count]; 0: all */
     u16 root_moves[MAX_ROOT_MOVES];
     i32 depth_limit; /* the deepest a helper may search the root (the search's last depth) */
@@ -167,6 +167,7 @@ typedef struct {
 #define FINISH_MAIN 0u    /* worker 0 alone ends an iteration */
 #define FINISH_ANY 1u     /* the first worker to finish it (Zeta's rule) */
 #define FINISH_CHECKED 2u /* worker 0, or a helper that helper_ends allows */
+#define FINISH_CLEAN 3u   /* worker 0, or the first clean helper to finish (CLEAN_EVERY, search_moves.h) */
 
 #define MODE_LAZY 0u
 /* Pipelined iterations: every DEEPER_HELPERS-th helper searches the iteration 1 to DEEPER_SPREAD
@@ -361,14 +362,14 @@ DEVICE_FN i32 root_unpack_value(u32 packed) { return (i32)(packed >> 16) - 32768
 
 /* Whether a helper's finished root search, of `value` and best move `best`, ends the iteration
  * (the host applies the same rule again to those that did not: GpuSearch::finished). A Lazy SMP
- * helper a ply deeper is held to nothing. */
+ * helper a ply deeper is held to nothing. Under FINISH_CLEAN only a clean helper asks. */
 DEVICE_FN u32 helper_ends(const GLOBAL SearchParams *params, GLOBAL u32 *control, i32 root_depth, i32 value,
                           u32 best) {
     if (!AHEAD_ENDS && root_depth != params->depth && params->mode != MODE_LAZY) return 0u;
 #if !FINISH_CHECKED_CODE
-    return params->finisher == FINISH_ANY;
+    return params->finisher == FINISH_ANY || params->finisher == FINISH_CLEAN;
 #else
-    if (params->finisher != FINISH_CHECKED) return params->finisher == FINISH_ANY;
+    if (params->finisher != FINISH_CHECKED) return params->finisher == FINISH_ANY || params->finisher == FINISH_CLEAN;
     if (root_depth != params->depth) return params->mode == MODE_LAZY;
     u32 first = ((volatile GLOBAL u32 *)control)[CONTROL_FIRST];
     u32 seen = ((volatile GLOBAL u32 *)control)[CONTROL_ROOT];

@@ -60,6 +60,12 @@ pub enum Finisher {
     /// likely to be its last, whose move is the one played (`closing_iteration` in backend.rs):
     /// `checked`'s better result of a depth where it decides the move, `any`'s speed elsewhere.
     Closing,
+    /// Worker 0, or the first clean helper to finish: every `CLEAN_EVERY`-th helper (32 by
+    /// default) orders its moves as worker 0 does, without noise, and only those and worker 0 end
+    /// iterations, while the other helpers keep their noise and only fill the table
+    /// (`FINISH_CLEAN`, search_moves.h). About worker 0's quality at a depth for 14% more time
+    /// to it than `any` (docs/STRENGTH.md, sixty-second session).
+    Clean,
 }
 
 impl Finisher {
@@ -70,6 +76,7 @@ impl Finisher {
             Finisher::Checked => 2,
             // Each iteration takes Any's or Checked's code (GpuSearch::iteration_finisher).
             Finisher::Closing => 1,
+            Finisher::Clean => 3,
         }
     }
 
@@ -78,21 +85,23 @@ impl Finisher {
         matches!(self, Finisher::Checked | Finisher::Closing)
     }
 
-    /// The name the options use: `any`, `checked`, `main`, `closing`.
+    /// The name the options use: `any`, `checked`, `main`, `closing`, `clean`.
     pub fn name(self) -> &'static str {
         match self {
             Finisher::Any => "any",
             Finisher::Checked => "checked",
             Finisher::Main => "main",
             Finisher::Closing => "closing",
+            Finisher::Clean => "clean",
         }
     }
 
-    pub const ALL: [Finisher; 4] = [
+    pub const ALL: [Finisher; 5] = [
         Finisher::Any,
         Finisher::Checked,
         Finisher::Main,
         Finisher::Closing,
+        Finisher::Clean,
     ];
 
     pub fn from_name(name: &str) -> Option<Finisher> {
