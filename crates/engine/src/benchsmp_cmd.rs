@@ -50,7 +50,7 @@ pub struct BenchSmpArgs {
     pub hash: usize,
 
     /// How workers share the search: lazy, rmo, abdada, abdada-rmo or ybwc.
-    #[arg(long, default_value = "abdada-rmo", value_parser = ["lazy", "rmo", "abdada", "abdada-rmo", "ybwc"])]
+    #[arg(long, default_value = "abdada-rmo", value_parser = ParallelMode::NAMES)]
     pub mode: String,
 
     /// Who ends an iteration: `any` (the first worker to finish it; its result is used),
@@ -58,7 +58,7 @@ pub struct BenchSmpArgs {
     /// others' best), `main` (worker 0 only), `closing` (`any`, then `checked` for the depth
     /// asked for) or `clean` (worker 0 and every 32nd helper, ordering as worker 0 does)
     /// [default: the device's, as the engine plays].
-    #[arg(long, value_parser = ["any", "checked", "main", "closing", "clean"])]
+    #[arg(long, value_parser = Finisher::NAMES)]
     pub finish: Option<String>,
 
     /// Searches of the positions a row with several workers makes, each from a cleared table;

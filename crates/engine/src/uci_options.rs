@@ -103,7 +103,7 @@ const OPTIONS: &[Spec] = &[
         name: "GPU Parallel",
         kind: Kind::Combo {
             default: "abdada-rmo",
-            values: &["lazy", "rmo", "abdada", "abdada-rmo", "ybwc"],
+            values: &ParallelMode::NAMES,
         },
     },
     // Who ends an iteration of the GPU search: the first worker to finish it (any), a helper
@@ -117,7 +117,7 @@ const OPTIONS: &[Spec] = &[
         name: "GPU Finisher",
         kind: Kind::Combo {
             default: "any",
-            values: &["any", "checked", "main", "closing", "clean"],
+            values: &Finisher::NAMES,
         },
     },
 ];

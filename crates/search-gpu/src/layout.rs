@@ -86,7 +86,7 @@ impl Finisher {
     }
 
     /// The name the options use: `any`, `checked`, `main`, `closing`, `clean`.
-    pub fn name(self) -> &'static str {
+    pub const fn name(self) -> &'static str {
         match self {
             Finisher::Any => "any",
             Finisher::Checked => "checked",
@@ -103,6 +103,18 @@ impl Finisher {
         Finisher::Closing,
         Finisher::Clean,
     ];
+
+    /// Every name, in [`Finisher::ALL`]'s order: the one list the UCI option and `kogge
+    /// benchsmp --finish` offer.
+    pub const NAMES: [&'static str; Self::ALL.len()] = {
+        let mut names = [""; Self::ALL.len()];
+        let mut i = 0;
+        while i < names.len() {
+            names[i] = Self::ALL[i].name();
+            i += 1;
+        }
+        names
+    };
 
     pub fn from_name(name: &str) -> Option<Finisher> {
         Self::ALL
@@ -123,7 +135,7 @@ impl ParallelMode {
     }
 
     /// The name the options use: `lazy`, `rmo`, `abdada`, `abdada-rmo`, `ybwc`.
-    pub fn name(self) -> &'static str {
+    pub const fn name(self) -> &'static str {
         match self {
             ParallelMode::Lazy => "lazy",
             ParallelMode::Rmo => "rmo",
@@ -140,6 +152,18 @@ impl ParallelMode {
         ParallelMode::AbdadaRmo,
         ParallelMode::Ybwc,
     ];
+
+    /// Every name, in [`ParallelMode::ALL`]'s order: the one list the UCI option and `kogge
+    /// benchsmp --mode` offer.
+    pub const NAMES: [&'static str; Self::ALL.len()] = {
+        let mut names = [""; Self::ALL.len()];
+        let mut i = 0;
+        while i < names.len() {
+            names[i] = Self::ALL[i].name();
+            i += 1;
+        }
+        names
+    };
 
     pub fn from_name(name: &str) -> Option<ParallelMode> {
         Self::ALL
