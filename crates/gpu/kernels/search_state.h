@@ -366,10 +366,11 @@ DEVICE_FN i32 root_unpack_value(u32 packed) { return (i32)(packed >> 16) - 32768
 DEVICE_FN u32 helper_ends(const GLOBAL SearchParams *params, GLOBAL u32 *control, i32 root_depth, i32 value,
                           u32 best) {
     if (!AHEAD_ENDS && root_depth != params->depth && params->mode != MODE_LAZY) return 0u;
+    const u32 first_ends = params->finisher == FINISH_ANY || params->finisher == FINISH_CLEAN;
 #if !FINISH_CHECKED_CODE
-    return params->finisher == FINISH_ANY || params->finisher == FINISH_CLEAN;
+    return first_ends;
 #else
-    if (params->finisher != FINISH_CHECKED) return params->finisher == FINISH_ANY || params->finisher == FINISH_CLEAN;
+    if (params->finisher != FINISH_CHECKED) return first_ends;
     if (root_depth != params->depth) return params->mode == MODE_LAZY;
     u32 first = ((volatile GLOBAL u32 *)control)[CONTROL_FIRST];
     u32 seen = ((volatile GLOBAL u32 *)control)[CONTROL_ROOT];

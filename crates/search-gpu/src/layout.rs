@@ -63,9 +63,23 @@ pub enum Finisher {
     /// Worker 0, or the first clean helper to finish: every `CLEAN_EVERY`-th helper (32 by
     /// default) orders its moves as worker 0 does, without noise, and only those and worker 0 end
     /// iterations, while the other helpers keep their noise and only fill the table
-    /// (`FINISH_CLEAN`, search_moves.h). About worker 0's quality at a depth for 14% more time
+    /// (`FINISH_CLEAN`; search_moves.h says why). About worker 0's quality at a depth for 14% more time
     /// to it than `any` (docs/STRENGTH.md, sixty-second session).
     Clean,
+}
+
+/// The names of an option enum's values, `$ty::ALL` mapped by its `const fn name`, at compile
+/// time (a `for` loop and `map` are not allowed in a constant).
+macro_rules! option_names {
+    ($ty:ident) => {{
+        let mut names = [""; $ty::ALL.len()];
+        let mut i = 0;
+        while i < names.len() {
+            names[i] = $ty::ALL[i].name();
+            i += 1;
+        }
+        names
+    }};
 }
 
 impl Finisher {
@@ -106,15 +120,7 @@ impl Finisher {
 
     /// Every name, in [`Finisher::ALL`]'s order: the one list the UCI option and `kogge
     /// benchsmp --finish` offer.
-    pub const NAMES: [&'static str; Self::ALL.len()] = {
-        let mut names = [""; Self::ALL.len()];
-        let mut i = 0;
-        while i < names.len() {
-            names[i] = Self::ALL[i].name();
-            i += 1;
-        }
-        names
-    };
+    pub const NAMES: [&'static str; Self::ALL.len()] = option_names!(Finisher);
 
     pub fn from_name(name: &str) -> Option<Finisher> {
         Self::ALL
@@ -155,15 +161,7 @@ impl ParallelMode {
 
     /// Every name, in [`ParallelMode::ALL`]'s order: the one list the UCI option and `kogge
     /// benchsmp --mode` offer.
-    pub const NAMES: [&'static str; Self::ALL.len()] = {
-        let mut names = [""; Self::ALL.len()];
-        let mut i = 0;
-        while i < names.len() {
-            names[i] = Self::ALL[i].name();
-            i += 1;
-        }
-        names
-    };
+    pub const NAMES: [&'static str; Self::ALL.len()] = option_names!(ParallelMode);
 
     pub fn from_name(name: &str) -> Option<ParallelMode> {
         Self::ALL
