@@ -298,10 +298,12 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
     /* A fresh start at the root, or the saved stack resumed. */
     u32 fresh = params->start != 0u;
 #if HELPERS_KEEP
-    /* Under FINISH_MAIN (HELPERS_KEEP, search_state.h) a helper deepens on its own and is not
-     * restarted by a new iteration whose depth it has reached: it goes on (`kept`), its nodes
-     * counted from the iteration's start. */
-    const u32 keeps = worker > 0 && params->finisher == FINISH_MAIN && params->mode != MODE_YBWC;
+    /* A helper whose result ends no iteration (any under FINISH_MAIN, a noisy one under
+     * FINISH_CLEAN; HELPERS_KEEP, search_state.h) deepens on its own and is not restarted by a
+     * new iteration whose depth it has reached: it goes on (`kept`), its nodes counted from the
+     * iteration's start. */
+    const u32 keeps = worker > 0 && params->mode != MODE_YBWC &&
+                      (params->finisher == FINISH_MAIN || !clean_worker);
     u32 kept = 0;
     u32 deepened = 0; /* restarted at the next depth in this launch: its counts go on */
     if (keeps && params->start == START_KEEP && result->status == STATUS_RUNNING &&

@@ -347,10 +347,10 @@ DEVICE_FN i32 root_unpack_value(u32 packed) { return (i32)(packed >> 16) - 32768
 #define START_ALL 1u
 #define START_KEEP 2u
 
-/* HELPERS_KEEP N (an experiment, 0: off): under FINISH_MAIN, where no helper's result ends an
- * iteration, a helper that finishes its root search goes on to the next depth at once (up to N
- * plies past the iteration worker 0 is on, and the search's last depth) instead of idling until
- * worker 0 ends the iteration, and a helper already at or past the depth a new iteration would
+/* HELPERS_KEEP N (an experiment, 0: off): a helper whose result ends no iteration (every helper
+ * under FINISH_MAIN, the noisy ones under FINISH_CLEAN) that finishes its root search goes on to
+ * the next depth at once (up to N plies past the iteration worker 0 is on, and the search's last
+ * depth) instead of idling until the iteration ends, and a helper already at or past the depth a new iteration would
  * start it at is not restarted (START_KEEP): each helper deepens on its own, as Lazy SMP's
  * threads do on a CPU, and worker 0's iterations walk over the entries they leave. H200, 528
  * workers (fifty-sixth session): from an empty table 34% less time to depth 14 (bench positions,
