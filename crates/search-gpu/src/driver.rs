@@ -68,18 +68,16 @@ pub struct GpuSearchOptions {
 
 impl GpuSearchOptions {
     /// A default for `info`: two workers per multiprocessor (one per core on a CPU device such
-    /// as PoCL), ABDADA over RMO, and the first worker to finish an iteration ends it. On the
-    /// H100 (`kogge benchsmp`, docs/PERFORMANCE.md) time to depth with that rule was 16.9 times
-    /// one worker's at 264 workers and 16.5 at 132; with worker 0 alone ending iterations it
-    /// was 9.8 at 264. More workers add nodes per second but mostly search what the others
-    /// search.
+    /// as PoCL), ABDADA over RMO, and the default finisher ([`Finisher::Clean`]: worker 0 or a
+    /// helper in its order ends an iteration). More workers add nodes per second but mostly
+    /// search what the others search (docs/PERFORMANCE.md).
     pub fn for_device(info: &DeviceInfo) -> GpuSearchOptions {
         let units = info.compute_units.max(1) as usize;
         GpuSearchOptions {
             workers: if info.is_cpu { units } else { 2 * units },
             hash_mb: 256,
             mode: ParallelMode::AbdadaRmo,
-            finisher: Finisher::Any,
+            finisher: Finisher::default(),
         }
     }
 }
