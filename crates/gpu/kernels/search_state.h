@@ -355,7 +355,9 @@ DEVICE_FN i32 root_unpack_value(u32 packed) { return (i32)(packed >> 16) - 32768
  * threads do on a CPU, and worker 0's iterations walk over the entries they leave. H200, 528
  * workers (fifty-sixth session): from an empty table 34% less time to depth 14 (bench positions,
  * two runs); on the tables of replayed games no faster to depth 15 (N = 2 and 64, 492 searches);
- * at 3 s + 0.03 s against the default -8 [-75, +59] in 45 games, as `main` alone. Off. */
+ * at 3 s + 0.03 s against the default -8 [-75, +59] in 45 games, as `main` alone. Under
+ * FINISH_CLEAN (sixty-third session, 264 workers): 8-10% fewer nodes a second, not more, time to
+ * depth 14 within the runs' spread, +6 [-57, +69] in 57 games at 3 s + 0.03 s. Off. */
 #ifndef HELPERS_KEEP
 #define HELPERS_KEEP 0
 #endif
