@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Every check CI runs, in order: system packages, formatting, clippy with warnings as errors, and
-# the whole test suite in release mode (the perft suites need the speed). Safe to run on a fresh
-# Debian machine: it installs what the tests need and is missing, and nothing else.
+# Every check CI runs, in order: system packages, formatting, clippy with warnings as errors, the
+# API documentation, and the whole test suite in release mode (the perft suites need the speed).
+# Safe to run on a fresh Debian machine: it installs what the tests need and is missing, and
+# nothing else.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -76,6 +77,10 @@ timed rustfmt --edition 2024 --check fuzz/fuzz_targets/*.rs
 
 section "cargo clippy"
 timed cargo clippy --workspace --all-targets --release -- -D warnings
+
+section "cargo doc"
+# The API documentation builds without a warning (broken or ambiguous intra-doc links).
+RUSTDOCFLAGS="-D warnings" timed cargo doc --workspace --no-deps --quiet
 
 section "cargo test"
 timed cargo test --workspace --release

@@ -1,5 +1,5 @@
 //! `LaneQs`: `kernels/lane_qs.h`'s quiescence search, one position per lane, over a batch of
-//! positions; and [`reference`], the same search on the CPU, node for node. The tests compare
+//! positions; and [`reference()`], the same search on the CPU, node for node. The tests compare
 //! the two; `bench/gpu-lane-qs.sh` times the kernel on the horizon's positions
 //! ([`horizon_jobs`]) to see what lanes searching side by side would give the GPU search at its
 //! leaves, where the warp-cooperative search enters one node at a time.
