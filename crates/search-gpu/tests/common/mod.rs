@@ -86,8 +86,8 @@ pub fn one_worker_search(device: Device) -> GpuSearch {
     let options = GpuSearchOptions {
         workers: 1,
         hash_mb: 8,
-        mode: ParallelMode::AbdadaRmo,
-        finisher: Finisher::Any,
+        mode: ParallelMode::default(),
+        finisher: Finisher::default(),
     };
     GpuSearch::with_device(device, options).expect("search kernel builds")
 }
