@@ -473,9 +473,10 @@ fn check_search(t: &Selftest, report: &mut Report) -> Result<()> {
     report.finish()?;
     report.start("search", "mates in 1-3 the CPU proves")?;
     for (board, cpu_value, first_value) in mates {
-        // A helper may end an iteration (`GPU Finisher clean`, `any`) having pruned the mate where worker 0
-        // would not have (about 2 of 4,000 searches of one position with 264 workers on the H200,
-        // forty-sixth session): a miss is searched again, and only misses every time fail.
+        // A helper may end an iteration (`GPU Finisher clean`, `any`) having pruned the mate where
+        // worker 0 would not have (about 2 of 4,000 searches of one position with 264 workers on
+        // the H200 under `any`, forty-sixth session): a miss is searched again, and only misses
+        // every time fail.
         let (gpu_value, searches) = search_until(cpu_value, first_value, || {
             Ok(search_cleared(&mut gpu, &board, &limits)?.value)
         })?;

@@ -350,9 +350,10 @@ DEVICE_FN i32 root_unpack_value(u32 packed) { return (i32)(packed >> 16) - 32768
 /* HELPERS_KEEP N (an experiment, 0: off): a helper whose result ends no iteration (every helper
  * under FINISH_MAIN, the noisy ones under FINISH_CLEAN) that finishes its root search goes on to
  * the next depth at once (up to N plies past the iteration worker 0 is on, and the search's last
- * depth) instead of idling until the iteration ends, and a helper already at or past the depth a new iteration would
- * start it at is not restarted (START_KEEP): each helper deepens on its own, as Lazy SMP's
- * threads do on a CPU, and worker 0's iterations walk over the entries they leave. H200, 528
+ * depth) instead of idling until the iteration ends, and a helper already at or past the depth
+ * a new iteration would start it at is not restarted (START_KEEP): each helper deepens on its
+ * own, as Lazy SMP's threads do on a CPU, and worker 0's iterations walk over the entries they
+ * leave. H200, 528
  * workers (fifty-sixth session): from an empty table 34% less time to depth 14 (bench positions,
  * two runs); on the tables of replayed games no faster to depth 15 (N = 2 and 64, 492 searches);
  * at 3 s + 0.03 s against the default -8 [-75, +59] in 45 games, as `main` alone. Under
