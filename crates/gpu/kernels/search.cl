@@ -253,6 +253,12 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
         else if (params->mode != MODE_YBWC && worker % DEEPER_HELPERS == DEEPER_HELPERS - 1)
             root_depth += 1 + (i32)((worker / DEEPER_HELPERS) % DEEPER_SPREAD);
 #endif
+#if CLEAN_DEEPER
+        /* Under FINISH_CLEAN every CLEAN_DEEPER-th clean helper one ply deeper (search_moves.h). */
+        if (params->finisher == FINISH_CLEAN && params->mode != MODE_YBWC && params->mode != MODE_LAZY &&
+            worker % CLEAN_EVERY == 0u && (worker / CLEAN_EVERY) % CLEAN_DEEPER == CLEAN_DEEPER - 1u)
+            root_depth += 1;
+#endif
         if (root_depth > params->depth_limit) root_depth = params->depth_limit;
     }
 #if NOISE_BY_SM

@@ -42,6 +42,16 @@
 #if CLEAN_EVERY < 1
 #error "CLEAN_EVERY: every k-th helper is clean, k at least 1"
 #endif
+/* CLEAN_DEEPER N (an experiment, 0: off): under FINISH_CLEAN every N-th clean helper (worker /
+ * CLEAN_EVERY % N == N - 1: with N = 2, workers 32, 96, 160 and 224 of 264) searches the
+ * iteration one ply deeper, in worker 0's order, and may end it there (AHEAD_ENDS). The helpers
+ * searching ahead (DEEPER_HELPERS, search_state.h) won +67 Elo under `any`, where the first of
+ * them to finish ends an iteration a ply deeper and the host goes on past it; under `clean` they
+ * are noisy and end nothing, so that part of their gain is lost unless clean helpers search
+ * ahead too. */
+#ifndef CLEAN_DEEPER
+#define CLEAN_DEEPER 0
+#endif
 #ifndef CLEAN_RANK
 #define CLEAN_RANK 0
 #endif

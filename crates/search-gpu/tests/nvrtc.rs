@@ -56,7 +56,8 @@ fn search_kernel_compiles_for_sm_90() {
     // never end an iteration), HELPERS_KEEP 2 (under `main`, helpers deepen on their own and go
     // on across iterations), SOLO_MAIN on (helpers beside worker 0 suspend), FINISH_QUORUM 3 (an
     // iteration ends when three workers have finished it), CLEAN_EVERY 8 (under
-    // `GPU Finisher clean`, every 8th helper clean); and the diagnostic
+    // `GPU Finisher clean`, every 8th helper clean), CLEAN_DEEPER 2 (every 2nd clean helper a ply
+    // deeper); and the diagnostic
     // DIAG_CYCLES
     // (the parts' cycles, read from %clock64).
     let defines: Vec<(&str, String)> = kogge_search_gpu::search_defines();
@@ -65,6 +66,7 @@ fn search_kernel_compiles_for_sm_90() {
         &[("FINISH_CHECKED_CODE", "1")][..],
         &[("CLEAN_RANK", "1")][..],
         &[("CLEAN_EVERY", "8u")][..],
+        &[("CLEAN_DEEPER", "2")][..],
         &[("NOISE_BY_SM", "0")][..],
         &[("NOISE_SEEDS", "8u")][..],
         &[("NMP_VERIFY", "1")][..],
