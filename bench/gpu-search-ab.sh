@@ -75,6 +75,11 @@ parallel_args_of() {
     echo
 }
 
+# A variant whose kernel does not build (a knob's value its `#error` refuses, a typo) is dropped
+# with its compiler's message, so that it does not cost the others their runs (the sixty-fourth
+# session lost a whole table to one); the first variant is the base of every comparison, so it
+# must build.
+usable=()
 for v in "${variants[@]}"; do
     name=${v%%=*}
     if [[ "$SELFTEST" == 1 ]]; then
@@ -90,10 +95,21 @@ for v in "${variants[@]}"; do
         [[ $status == 0 ]] || exit "$status"
     fi
     # Compiles the kernels (cached), so that no timed run pays for it.
+    status=0
     # shellcheck disable=SC2046 # the mode's and the finisher's words
     kogge_as "$v" benchsmp --backend "$BACKEND" --positions bench --count 1 --depth 4 --workers 1 \
-        $(parallel_args_of "$v") >/dev/null
+        $(parallel_args_of "$v") >/dev/null || status=$?
+    if [[ $status != 0 ]]; then
+        if [[ ${#usable[@]} == 0 ]]; then
+            echo "== $name, the first variant, did not run (above): nothing to compare against" >&2
+            exit "$status"
+        fi
+        echo "== $name dropped: it did not run (above)" >&2
+        continue
+    fi
+    usable+=("$v")
 done
+variants=("${usable[@]}")
 
 for w in $WORKERS; do
     echo "== $w workers, $COUNT bench positions, depth $DEPTH"
