@@ -247,6 +247,7 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
      * perturb their quiet moves. */
     i32 root_depth = params->depth;
     u32 randomize_seed = 0;
+    const u32 clean_every = clean_spacing(params->workers); /* FINISH_CLEAN's (search_moves.h) */
     if (worker > 0) {
         if (params->mode == MODE_LAZY) root_depth += (i32)(worker & 1u);
 #if DEEPER_HELPERS
@@ -256,7 +257,7 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
 #if CLEAN_DEEPER
         /* Under FINISH_CLEAN every CLEAN_DEEPER-th clean helper one ply deeper (search_moves.h). */
         if (params->finisher == FINISH_CLEAN && params->mode != MODE_YBWC && params->mode != MODE_LAZY &&
-            worker % CLEAN_EVERY == 0u && (worker / CLEAN_EVERY) % CLEAN_DEEPER == CLEAN_DEEPER - 1u)
+            worker % clean_every == 0u && (worker / clean_every) % CLEAN_DEEPER == CLEAN_DEEPER - 1u)
             root_depth += 1;
 #endif
         if (root_depth > params->depth_limit) root_depth = params->depth_limit;
@@ -276,7 +277,7 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
     /* `GPU Finisher clean` (FINISH_CLEAN): only every CLEAN_EVERY-th helper is clean, orders as
      * worker 0 does and may end an iteration (search_moves.h); the others keep their noise and
      * only fill the table. Under the other finishers every worker is clean in this sense. */
-    const u32 clean_worker = params->finisher != FINISH_CLEAN || worker % CLEAN_EVERY == 0u;
+    const u32 clean_worker = params->finisher != FINISH_CLEAN || worker % clean_every == 0u;
     if (params->finisher == FINISH_CLEAN && clean_worker) randomize_seed = 0u;
     /* A helper with noise prunes by move count (1, 3) and reduces (1, 2) by its moves' noise-free
      * places (CLEAN_RANK). */

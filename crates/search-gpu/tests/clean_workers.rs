@@ -1,0 +1,40 @@
+//! `CLEAN_WORKERS` (search_moves.h, off by default): under `GPU Finisher clean` the clean
+//! helpers' spacing follows the worker count, about N clean workers at any count. Built here with
+//! `CLEAN_WORKERS=8`: 16 workers are spaced every 2nd (with `CLEAN_EVERY` alone, 32, worker 0
+//! would be their only finisher). The mates must still be proven, only even workers may end an
+//! iteration, and some even helper must end one: with the knob at 0 no helper does (checked),
+//! so the test fails there.
+
+mod common;
+
+use common::board;
+use kogge_search_gpu::{Finisher, ParallelMode};
+
+#[test]
+fn sixteen_workers_have_clean_helpers_that_end_iterations() {
+    // SAFETY: set before any search is opened, in a binary with a single test, so no other
+    // thread reads the environment meanwhile.
+    unsafe { common::set_kernel_options("-DCLEAN_WORKERS=8") };
+    for mut gpu in common::open_all_finishing(16, ParallelMode::AbdadaRmo, Finisher::Clean) {
+        gpu.set_slice_nodes(Some(16));
+        let mut helpers_ended = 0;
+        for (fen, mate) in common::MATES_AND_QUIET {
+            gpu.clear().unwrap();
+            let b = board(fen);
+            let its = common::iterations(&mut gpu, &b, 7);
+            for it in &its {
+                assert!(
+                    it.worker % 2 == 0,
+                    "{fen} depth {}: worker {} ended it",
+                    it.depth,
+                    it.worker
+                );
+                assert!(b.legal_moves().contains(it.best), "{fen}: {it:?}");
+                helpers_ended += usize::from(it.worker != 0);
+            }
+            common::assert_mate_or_quiet(fen, mate, its.last().unwrap());
+        }
+        eprintln!("clean helpers ended {helpers_ended} of the iterations");
+        assert!(helpers_ended > 0, "no clean helper ended an iteration");
+    }
+}
