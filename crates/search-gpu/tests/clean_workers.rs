@@ -7,7 +7,6 @@
 
 mod common;
 
-use common::board;
 use kogge_search_gpu::{Finisher, ParallelMode};
 
 #[test]
@@ -17,23 +16,7 @@ fn sixteen_workers_have_clean_helpers_that_end_iterations() {
     unsafe { common::set_kernel_options("-DCLEAN_WORKERS=8") };
     for mut gpu in common::open_all_finishing(16, ParallelMode::AbdadaRmo, Finisher::Clean) {
         gpu.set_slice_nodes(Some(16));
-        let mut helpers_ended = 0;
-        for (fen, mate) in common::MATES_AND_QUIET {
-            gpu.clear().unwrap();
-            let b = board(fen);
-            let its = common::iterations(&mut gpu, &b, 7);
-            for it in &its {
-                assert!(
-                    it.worker % 2 == 0,
-                    "{fen} depth {}: worker {} ended it",
-                    it.depth,
-                    it.worker
-                );
-                assert!(b.legal_moves().contains(it.best), "{fen}: {it:?}");
-                helpers_ended += usize::from(it.worker != 0);
-            }
-            common::assert_mate_or_quiet(fen, mate, its.last().unwrap());
-        }
+        let helpers_ended = common::iterations_ended_every(&mut gpu, 2);
         eprintln!("clean helpers ended {helpers_ended} of the iterations");
         assert!(helpers_ended > 0, "no clean helper ended an iteration");
     }

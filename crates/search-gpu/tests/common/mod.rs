@@ -59,6 +59,31 @@ pub fn iterations(gpu: &mut GpuSearch, b: &Board, depth: i32) -> Vec<kogge_searc
         .collect()
 }
 
+/// [`MATES_AND_QUIET`] searched to depth 7, each from a cleared table: every iteration must be
+/// ended by a worker whose number is a multiple of `spacing` (under `Finisher::Clean`, worker 0
+/// or a clean helper) with a legal move, and the last must keep its kind. Returns how many
+/// iterations a helper ended.
+pub fn iterations_ended_every(gpu: &mut GpuSearch, spacing: usize) -> usize {
+    let mut helpers_ended = 0;
+    for (fen, mate) in MATES_AND_QUIET {
+        gpu.clear().unwrap();
+        let b = board(fen);
+        let its = iterations(gpu, &b, 7);
+        for it in &its {
+            assert!(
+                it.worker % spacing == 0,
+                "{fen} depth {}: worker {} ended it",
+                it.depth,
+                it.worker
+            );
+            assert!(b.legal_moves().contains(it.best), "{fen}: {it:?}");
+            helpers_ended += usize::from(it.worker != 0);
+        }
+        assert_mate_or_quiet(fen, mate, its.last().unwrap());
+    }
+    helpers_ended
+}
+
 /// A search with `workers` workers in `mode`, ended by `finisher`, with 8 MiB of table, on
 /// every device.
 pub fn open_all_finishing(
