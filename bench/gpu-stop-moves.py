@@ -11,7 +11,9 @@ the luckiest rather than the best. This script measures the rule against others:
    `KOGGE_SEARCH_TRACE`, and reads each search's `stopped` trace line (driver.rs,
    `trace_stopped`), its `info` lines and its `bestmove`.
 2. Derives each rule's move: `played` (the engine's), `completed` (the last completed depth's
-   first move), `worker0` (worker 0's move so far, else `completed`), `vote` (the move most
+   first move), `worker0` (worker 0's move so far, else `completed`), `clean` (the highest
+   valued move so far among the workers whose result could end the iteration: under `GPU
+   Finisher clean` worker 0 and the clean helpers; else `completed`), `vote` (the move most
    workers hold, else `completed`).
 3. Where the rules disagree, asks Stockfish for each candidate's value (`go depth D searchmoves
    M`, from the side to move) and prints, for each rule, in how many positions it differs from
@@ -35,7 +37,7 @@ import threading
 
 from uci_specs import fen_of
 
-RULES = ("played", "completed", "worker0", "vote")
+RULES = ("played", "completed", "worker0", "clean", "vote")
 
 
 class Uci:
@@ -95,21 +97,29 @@ class Uci:
             self.proc.kill()
 
 
-STOPPED = re.compile(r"stopped depth (\d+); worker 0 (none|\S+ -?\d+); none (\d+); partials (.*)")
+# The `clean` part came with the sixty-fourth session; records of older builds lack it.
+STOPPED = re.compile(
+    r"stopped depth (\d+); worker 0 (none|\S+ -?\d+); (?:clean (none|\S+ -?\d+); )?"
+    r"none (\d+); partials (.*)"
+)
 
 
 def parse_stopped(line):
-    """The trace's `stopped` line: depth, worker 0's move, and [(move, workers, max, min)]."""
+    """The trace's `stopped` line: depth, worker 0's move, the clean workers' best move (absent
+    from older traces: the key is missing), and [(move, workers, max, min)]."""
     m = STOPPED.match(line)
     if not m:
         return None
     w0 = None if m[2] == "none" else m[2].split()[0]
     partials = []
-    for part in m[4].split(", "):
+    for part in m[5].split(", "):
         if part:
             mv, count, high, low = part.split()
             partials.append((mv, int(count), int(high), int(low)))
-    return {"depth": int(m[1]), "worker0": w0, "none": int(m[3]), "partials": partials}
+    out = {"depth": int(m[1]), "worker0": w0, "none": int(m[4]), "partials": partials}
+    if m[3] is not None:
+        out["clean"] = None if m[3] == "none" else m[3].split()[0]
+    return out
 
 
 def completed_move(info_lines, stopped_depth):
@@ -139,6 +149,11 @@ def rule_moves(record):
     completed = record["completed"] or record["played"]
     moves = {"played": record["played"], "completed": completed}
     moves["worker0"] = stopped["worker0"] or completed if stopped else completed
+    # A trace of a build before the `clean` part says nothing of it: the rule is then `played`'s.
+    if stopped and "clean" not in stopped:
+        moves["clean"] = record["played"]
+    else:
+        moves["clean"] = stopped["clean"] or completed if stopped else completed
     if stopped and stopped["partials"]:
         moves["vote"] = stopped["partials"][0][0]  # sorted by workers, then value
     else:

@@ -14,7 +14,12 @@ stop = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(stop)
 
 # As crates/search-gpu/src/driver.rs writes it (trace_stopped) under KOGGE_SEARCH_TRACE=1.
-STOPPED = "stopped depth 15; worker 0 a1d1 -24; none 75; partials a1d1 176 -24 -26, a1b1 13 -20 -25"
+STOPPED = (
+    "stopped depth 15; worker 0 a1d1 -24; clean a1b1 -20; none 75; "
+    "partials a1d1 176 -24 -26, a1b1 13 -20 -25"
+)
+# As builds before the sixty-fourth session wrote it (no `clean` part).
+STOPPED_OLD = "stopped depth 15; worker 0 a1d1 -24; none 75; partials a1d1 176 -24 -26, a1b1 13 -20 -25"
 INFO = [
     "info depth 13 seldepth 20 multipv 1 score cp -20 nodes 10 nps 1 time 5 pv a1b1 e7e5",
     "info depth 14 seldepth 22 multipv 1 score cp -22 nodes 20 nps 1 time 9 pv a1d1 e7e5",
@@ -28,9 +33,15 @@ class StopMovesTest(unittest.TestCase):
         self.assertEqual(s["depth"], 15)
         self.assertEqual(s["worker0"], "a1d1")
         self.assertEqual(s["none"], 75)
+        self.assertEqual(s["clean"], "a1b1")
         self.assertEqual(s["partials"], [("a1d1", 176, -24, -26), ("a1b1", 13, -20, -25)])
-        none = stop.parse_stopped("stopped depth 9; worker 0 none; none 264; partials ")
+        old = stop.parse_stopped(STOPPED_OLD)
+        self.assertNotIn("clean", old)
+        self.assertEqual((old["depth"], old["worker0"], old["none"]), (15, "a1d1", 75))
+        self.assertEqual(old["partials"], s["partials"])
+        none = stop.parse_stopped("stopped depth 9; worker 0 none; clean none; none 264; partials ")
         self.assertIsNone(none["worker0"])
+        self.assertIsNone(none["clean"])
         self.assertEqual(none["partials"], [])
         self.assertIsNone(stop.parse_stopped("iteration depth 9 window ..."))
 
@@ -44,11 +55,18 @@ class StopMovesTest(unittest.TestCase):
     def test_each_rule_picks_its_move(self):
         record = {"played": "a1b1", "completed": "c2c4", "stopped": stop.parse_stopped(STOPPED)}
         moves = stop.rule_moves(record)
-        self.assertEqual(moves, {"played": "a1b1", "completed": "c2c4", "worker0": "a1d1", "vote": "a1d1"})
-        # No worker has a move yet: worker 0 and the vote fall back to the completed depth.
-        record["stopped"] = stop.parse_stopped("stopped depth 9; worker 0 none; none 264; partials ")
+        self.assertEqual(
+            moves,
+            {"played": "a1b1", "completed": "c2c4", "worker0": "a1d1", "clean": "a1b1", "vote": "a1d1"},
+        )
+        # No worker has a move yet: worker 0, the clean workers and the vote fall back to the
+        # completed depth.
+        record["stopped"] = stop.parse_stopped("stopped depth 9; worker 0 none; clean none; none 264; partials ")
         moves = stop.rule_moves(record)
-        self.assertEqual((moves["worker0"], moves["vote"]), ("c2c4", "c2c4"))
+        self.assertEqual((moves["worker0"], moves["clean"], moves["vote"]), ("c2c4", "c2c4", "c2c4"))
+        # An older trace has no clean part: that rule plays what was played.
+        record["stopped"] = stop.parse_stopped(STOPPED_OLD)
+        self.assertEqual(stop.rule_moves(record)["clean"], "a1b1")
 
     def test_fen_and_epd_lines(self):
         self.assertEqual(stop.fen_of("8/8/8/8/8/8/8/K1k5 w - - 3 40\n"), "8/8/8/8/8/8/8/K1k5 w - - 3 40")

@@ -1511,7 +1511,7 @@ restart:
                     /* At the root, a move that beat alpha was searched in full at this depth:
                      * if the iteration is stopped, the host plays it (as the CPU search does). */
                     if (ply == 0 && lane == 0) {
-                        result->partial_move = m;
+                        result->partial_move = m | (clean_worker ? PARTIAL_CLEAN : 0u);
                         result->partial_score = v;
                     }
                     if ((f.flags & FLAG_PV) && lane == 0) {
@@ -1623,7 +1623,7 @@ restart:
                     if (bc.stop == SPLIT_CUT_BY_HELPER && lane == 0) pv[ply * GPU_MAX_PLY] = (u16)f.best_move;
                 }
                 if (ply == 0 && lane == 0 && f.best < f.beta) {
-                    result->partial_move = f.best_move;
+                    result->partial_move = f.best_move | (clean_worker ? PARTIAL_CLEAN : 0u);
                     result->partial_score = f.best;
                 }
             }

@@ -243,6 +243,11 @@ typedef struct {
 #define STATUS_IDLE 2u    /* stopped because another worker finished the iteration */
 #define STATUS_BROKEN 3u  /* found its own state inconsistent (a bug): the host gives the search up */
 #define STATUS_HELPED 4u  /* finished the iteration without ending it: its result is not used */
+/* WorkerResult.partial_move's flag above the move's 16 bits: set by a worker whose finished
+ * result could end the iteration (under FINISH_CLEAN worker 0 and the clean helpers, under the
+ * other finishers every worker), so that the host can tell a clean worker's best root move so far
+ * from a noisy helper's when the clock stops an iteration. */
+#define PARTIAL_CLEAN 0x10000u
 
 /* control[0]: the workers that have finished the iteration and end it (worker 0 counts as
  * FINISH_QUORUM); the others stop once it reaches FINISH_QUORUM. The host clears it before each

@@ -11,10 +11,10 @@ pub use diagnostics::{CyclePart, NodeCounts};
 use crate::game_keys::{GAME_FILTER_WORDS, GAME_KEYS, game_keys_buffer};
 use crate::kernel_source::{search_defines, search_source};
 use crate::layout::{
-    BUSY_ENTRIES, Finisher, GPU_MAX_PLY, HISTORY_WORDS, MAX_MOVES, MAX_ROOT_MOVES, ParallelMode,
-    ROOT_MARGIN, SPLITS_PER_WORKER, START_ALL, START_KEEP, STATUS_BROKEN, STATUS_DONE,
-    STATUS_HELPED, STATUS_IDLE, STATUS_RUNNING, SearchParams, TT_BUCKET, TT_ENTRY_BYTES,
-    WORKER_LANES, WorkerResult,
+    BUSY_ENTRIES, Finisher, GPU_MAX_PLY, HISTORY_WORDS, MAX_MOVES, MAX_ROOT_MOVES, PARTIAL_CLEAN,
+    ParallelMode, ROOT_MARGIN, SPLITS_PER_WORKER, START_ALL, START_KEEP, STATUS_BROKEN,
+    STATUS_DONE, STATUS_HELPED, STATUS_IDLE, STATUS_RUNNING, SearchParams, TT_BUCKET,
+    TT_ENTRY_BYTES, WORKER_LANES, WorkerResult,
 };
 use crate::line_table::line_table;
 use kogge_chess::{Board, Move};
@@ -38,6 +38,15 @@ const MAX_SLICE_NODES: u32 = 1024;
 /// least `workers * MIN_SLICE_NODES / 4` nodes: where a device is slow for its worker count (a
 /// CPU through PoCL, with thousands of workers) that floor is what `stop` waits for.
 const MIN_SLICE_NODES: u32 = 4;
+
+/// The root move with the highest value among `results`' best moves so far (`partial_move`, its
+/// flag above the move dropped), with that value; `None` where none has one.
+fn best_partial<'a>(results: impl Iterator<Item = &'a WorkerResult>) -> Option<(Move, i32)> {
+    results
+        .filter(|r| r.partial_move != 0)
+        .max_by_key(|r| r.partial_score)
+        .map(|r| (Move::from_raw(r.partial_move as u16), r.partial_score))
+}
 
 /// The node budget of the slice after one of `nodes` that took `took`: doubled when it took under
 /// half of [`SLICE_TARGET`], halved when over twice, within [`MIN_SLICE_NODES`] and
@@ -739,15 +748,23 @@ impl GpuSearch {
                 if self.trace {
                     self.trace_stopped(params.depth);
                 }
-                let partial = self
-                    .host_results
-                    .iter()
-                    .filter(|r| r.partial_move != 0)
-                    .max_by_key(|r| r.partial_score)
-                    .map(|r| (Move::from_raw(r.partial_move as u16), r.partial_score));
+                let partial = best_partial(self.host_results.iter());
                 return Ok(Outcome::Stopped { nodes, partial });
             }
         }
+    }
+
+    /// After an iteration was stopped: the best root move so far among the workers whose result
+    /// could have ended it ([`PARTIAL_CLEAN`]: under [`Finisher::Clean`] worker 0 and the clean
+    /// helpers, under the others every worker), with its value. The host plays the best over all
+    /// workers (`Outcome::Stopped`); this is the rule that would leave the noisy helpers' moves
+    /// out, traced beside it (`bench/gpu-stop-moves.py`) to be judged.
+    pub fn clean_partial(&self) -> Option<(Move, i32)> {
+        best_partial(
+            self.host_results
+                .iter()
+                .filter(|r| r.partial_move & PARTIAL_CLEAN != 0),
+        )
     }
 
     /// One launch of the search kernel over `global` lanes (`WORKER_LANES` a worker).

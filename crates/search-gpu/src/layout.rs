@@ -223,7 +223,8 @@ pub struct WorkerResult {
     pub seldepth: u32,
     pub pv_len: u32,
     pub pv: [u16; GPU_MAX_PLY],
-    /// This iteration's best root move so far (one that raised alpha), or 0.
+    /// This iteration's best root move so far (one that raised alpha), or 0; with
+    /// [`PARTIAL_CLEAN`] set where the worker's result could end the iteration.
     pub partial_move: u32,
     pub partial_score: i32,
     /// Nodes of this iteration that ended on the table's bound as soon as they were entered.
@@ -266,6 +267,11 @@ pub const STATUS_IDLE: u32 = 2;
 pub const STATUS_BROKEN: u32 = 3;
 /// A worker finished the iteration without ending it: its result is not used.
 pub const STATUS_HELPED: u32 = 4;
+
+/// `WorkerResult::partial_move`'s flag above the move: set by a worker whose finished result
+/// could end the iteration (under [`Finisher::Clean`] worker 0 and the clean helpers, under the
+/// others every worker).
+pub const PARTIAL_CLEAN: u32 = 1 << 16;
 
 /// `SearchParams::start` of an iteration's first launch: every worker starts at the root, or
 /// (`START_KEEP`, the iteration after a completed one of the same root and root moves) the

@@ -343,6 +343,9 @@ fn a_stopped_iteration_gives_its_best_root_move_so_far() {
         let (mv, value) = partial.expect("a root move searched in full");
         assert!(b.legal_moves().contains(mv), "{mv}");
         assert!(value.abs() < 200, "{value}");
+        // One worker, worker 0: its result could end the iteration under any finisher, so its
+        // move so far carries the kernel's PARTIAL_CLEAN flag.
+        assert_eq!(gpu.clean_partial(), partial);
     }
 }
 

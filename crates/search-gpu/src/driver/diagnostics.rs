@@ -223,10 +223,12 @@ impl GpuSearch {
         );
     }
 
-    /// One line on stderr for a stopped iteration: worker 0's best root move so far, and each
-    /// root move some worker had as its best so far (`partial_move`), with how many workers had
-    /// it and their highest and lowest values. The host plays the highest (`Outcome::Stopped`);
-    /// the line is there to judge that rule against others (`bench/gpu-stop-moves.py`).
+    /// One line on stderr for a stopped iteration: worker 0's best root move so far, the best
+    /// among the workers whose result could end the iteration ([`GpuSearch::clean_partial`]),
+    /// and each root move some worker had as its best so far (`partial_move`), with how many
+    /// workers had it and their highest and lowest values. The host plays the highest
+    /// (`Outcome::Stopped`); the line is there to judge that rule against others
+    /// (`bench/gpu-stop-moves.py`).
     pub(super) fn trace_stopped(&self, depth: i32) {
         let mut moves: std::collections::BTreeMap<u16, (u32, i32, i32)> = Default::default();
         let mut none = 0u32;
@@ -259,8 +261,12 @@ impl GpuSearch {
                 r0.partial_score
             )
         };
+        let clean = match self.clean_partial() {
+            Some((m, value)) => format!("{m} {value}"),
+            None => "none".to_string(),
+        };
         eprintln!(
-            "stopped depth {depth}; worker 0 {first}; none {none}; partials {}",
+            "stopped depth {depth}; worker 0 {first}; clean {clean}; none {none}; partials {}",
             listed.join(", ")
         );
     }
