@@ -274,7 +274,7 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
         randomize_seed = (noise_id + 1u) * 0x9E3779B9u;
     /* How a helper's quiet moves are ordered (OrderHints.noise): at random under RMO alone. */
     const u32 rmo_noise = params->mode == MODE_RMO ? 0u : RMO_NOISE;
-    /* `GPU Finisher clean` (FINISH_CLEAN): only every CLEAN_EVERY-th helper is clean, orders as
+    /* `GPU Finisher clean` (FINISH_CLEAN): only every clean_every-th helper is clean, orders as
      * worker 0 does and may end an iteration (search_moves.h); the others keep their noise and
      * only fill the table. Under the other finishers every worker is clean in this sense. */
     const u32 clean_worker = params->finisher != FINISH_CLEAN || worker % clean_every == 0u;

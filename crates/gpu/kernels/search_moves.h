@@ -68,7 +68,7 @@ DEVICE_FN u32 clean_spacing(u32 workers) {
 #endif
 }
 /* CLEAN_DEEPER N (an experiment, 0: off): under FINISH_CLEAN every N-th clean helper (worker /
- * CLEAN_EVERY % N == N - 1: with N = 2, workers 32, 96, 160 and 224 of 264) searches the
+ * clean_spacing % N == N - 1: with N = 2, workers 32, 96, 160 and 224 of 264) searches the
  * iteration one ply deeper, in worker 0's order, and may end it there (AHEAD_ENDS). The helpers
  * searching ahead (DEEPER_HELPERS, search_state.h) won +67 Elo under `any`, where the first of
  * them to finish ends an iteration a ply deeper and the host goes on past it; under `clean` they
