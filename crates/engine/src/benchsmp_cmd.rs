@@ -56,7 +56,8 @@ pub struct BenchSmpArgs {
     /// Who ends an iteration: `any` (the first worker to finish it; its result is used),
     /// `checked` (a helper only where its result agrees with worker 0's first move and the
     /// others' best), `main` (worker 0 only), `closing` (`any`, then `checked` for the depth
-    /// asked for) or `clean` (worker 0 and every 32nd helper, ordering as worker 0 does)
+    /// asked for) or `clean` (worker 0 and about eight helpers, every 32nd of 264, ordering as
+    /// worker 0 does)
     /// [default: the device's, as the engine plays].
     #[arg(long, value_parser = Finisher::NAMES)]
     pub finish: Option<String>,

@@ -109,11 +109,12 @@ const OPTIONS: &[Spec] = &[
     // Who ends an iteration of the GPU search: the first worker to finish it (any), a helper
     // only where its result agrees with worker 0's first move and the others' best (checked), or
     // worker 0, the one in the sequential order (main), or checked for the iterations likely to
-    // be the search's last and any before them (closing), or worker 0 and every 32nd helper,
-    // ordering as worker 0 does (clean). Any reaches a depth soonest; main's result of the same
-    // depth is the best, checked's between (docs/STRENGTH.md, twenty-fifth and twenty-sixth
-    // sessions); clean's near main's at 14% more time to a depth than any's, and it beat any by
-    // +34 Elo at 3 s + 0.03 s (sixty-second): the default.
+    // be the search's last and any before them (closing), or worker 0 and about eight helpers
+    // (every 32nd of 264, every 4th of 32), ordering as worker 0 does (clean). Any reaches a
+    // depth soonest; main's result of the same depth is the best, checked's between
+    // (docs/STRENGTH.md, twenty-fifth and twenty-sixth sessions); clean's near main's at 14% more
+    // time to a depth than any's, and it beat any by +34 Elo at 3 s + 0.03 s (sixty-second): the
+    // default.
     Spec {
         name: "GPU Finisher",
         kind: Kind::Combo {

@@ -42,14 +42,18 @@
 #if CLEAN_EVERY < 1
 #error "CLEAN_EVERY: every k-th helper is clean, k at least 1"
 #endif
-/* CLEAN_WORKERS N (an experiment, 0: off): under FINISH_CLEAN the clean helpers' spacing follows
- * the worker count, every max(1, workers / N)-th worker clean, at most every CLEAN_EVERY-th: about
- * N clean workers at any count. With CLEAN_EVERY alone a device of fewer than 33 workers (PoCL, a
- * GPU of up to 16 multiprocessors) has worker 0 as its only finisher, and its time to depth is
- * `main`'s (H200, sixty-third session: 16 workers 3.53 times one worker's speed against `any`'s
- * 6.17); with N = 8 the default count (264) keeps its 32, 16 workers get 2, 64 get 8. */
+/* CLEAN_WORKERS N (0: off): under FINISH_CLEAN the clean helpers' spacing follows the worker
+ * count, every max(1, workers / N)-th worker clean, at most every CLEAN_EVERY-th: about N clean
+ * workers at any count. With CLEAN_EVERY alone a device of fewer than 33 workers (PoCL, a GPU of
+ * up to 16 multiprocessors) has worker 0 as its only finisher, and its time to depth is `main`'s
+ * (H200, sixty-third session: 16 workers 3.53 times one worker's speed against `any`'s 6.17).
+ * N = 8 keeps the 264 workers of a 132-multiprocessor GPU at 32 (the same clean helpers
+ * there), and spaces 16 workers every 2nd, 32 every 4th, 64 every 8th, 132 every 16th.
+ * Sixty-fifth session (H200, 3 s + 0.03 s against CLEAN_EVERY alone, docs/STRENGTH.md): 32
+ * workers +106 [+40, +181] in 54 games, 64 workers +21 [-45, +90] in 49; time to depth 14 -49%
+ * (32), -17% (64), +1.5% (132): the default since. */
 #ifndef CLEAN_WORKERS
-#define CLEAN_WORKERS 0
+#define CLEAN_WORKERS 8
 #endif
 #if CLEAN_WORKERS < 0
 #error "CLEAN_WORKERS: about N clean workers, N at least 1 (0: off)"

@@ -1,9 +1,9 @@
-//! `CLEAN_WORKERS` (search_moves.h, off by default): under `GPU Finisher clean` the clean
-//! helpers' spacing follows the worker count, about N clean workers at any count. Built here with
-//! `CLEAN_WORKERS=8`: 16 workers are spaced every 2nd (with `CLEAN_EVERY` alone, 32, worker 0
-//! would be their only finisher). The mates must still be proven, only even workers may end an
-//! iteration, and some even helper must end one: with the knob at 0 no helper does (checked),
-//! so the test fails there.
+//! `CLEAN_WORKERS` (search_moves.h, 8 by default): under `GPU Finisher clean` the clean helpers'
+//! spacing follows the worker count, about N clean workers at any count. With the default kernel
+//! 16 workers are spaced every 2nd (with `CLEAN_EVERY` alone, 32, worker 0 would be their only
+//! finisher). The mates must still be proven, only even workers may end an iteration, and some
+//! even helper must end one: with `-DCLEAN_WORKERS=0` no helper does (checked), so the test fails
+//! there.
 
 mod common;
 
@@ -11,9 +11,6 @@ use kogge_search_gpu::{Finisher, ParallelMode};
 
 #[test]
 fn sixteen_workers_have_clean_helpers_that_end_iterations() {
-    // SAFETY: set before any search is opened, in a binary with a single test, so no other
-    // thread reads the environment meanwhile.
-    unsafe { common::set_kernel_options("-DCLEAN_WORKERS=8") };
     for mut gpu in common::open_all_finishing(16, ParallelMode::AbdadaRmo, Finisher::Clean) {
         gpu.set_slice_nodes(Some(16));
         let helpers_ended = common::iterations_ended_every(&mut gpu, 2);

@@ -45,7 +45,11 @@ fn search_to(
 fn kept_helpers_leave_worker_0_proving_the_mates() {
     // SAFETY: set before any search is opened, in a binary with a single test, so no other
     // thread reads the environment meanwhile.
-    unsafe { common::set_kernel_options("-DHELPERS_KEEP=2 -DSOLO_MAIN=1 -DCLEAN_EVERY=2u") };
+    unsafe {
+        common::set_kernel_options(
+            "-DHELPERS_KEEP=2 -DSOLO_MAIN=1 -DCLEAN_EVERY=2u -DCLEAN_WORKERS=0",
+        )
+    };
     let mates = [
         (
             "r3kr2/1pp4p/1p1p4/7q/4P1n1/2PP2Q1/PP4P1/R1BB2K1 b q - 0 1",

@@ -57,7 +57,7 @@ fn search_kernel_compiles_for_sm_90() {
     // on across iterations), SOLO_MAIN on (helpers beside worker 0 suspend), FINISH_QUORUM 3 (an
     // iteration ends when three workers have finished it), CLEAN_EVERY 8 (under
     // `GPU Finisher clean`, every 8th helper clean), CLEAN_DEEPER 2 (every 2nd clean helper a ply
-    // deeper), CLEAN_WORKERS 8 (the clean helpers spaced by the worker count); and the diagnostic
+    // deeper), CLEAN_WORKERS 0 (the clean helpers spaced by CLEAN_EVERY alone); and the diagnostic
     // DIAG_CYCLES
     // (the parts' cycles, read from %clock64).
     let defines: Vec<(&str, String)> = kogge_search_gpu::search_defines();
@@ -67,7 +67,7 @@ fn search_kernel_compiles_for_sm_90() {
         &[("CLEAN_RANK", "1")][..],
         &[("CLEAN_EVERY", "8u")][..],
         &[("CLEAN_DEEPER", "2")][..],
-        &[("CLEAN_WORKERS", "8")][..],
+        &[("CLEAN_WORKERS", "0")][..],
         &[("NOISE_BY_SM", "0")][..],
         &[("NOISE_SEEDS", "8u")][..],
         &[("NMP_VERIFY", "1")][..],
