@@ -13,6 +13,8 @@
 #   KOGGE        the engine binary                    (default target/release/kogge)
 #   TC           time control, BASE+INC in seconds    (default 10+0.1)
 #   DEPTH        play to this depth each move instead of a clock (TC is then not used)
+#   MOVETIME     seconds a move, the same for every move, instead of a clock (no time
+#                management: both sides search each move alike, stopped iterations included)
 #   GAMES        games                                (default 20)
 #   THREADS      CPU engine threads                   (default: every core)
 #   HASH         MiB of table for each engine         (default 1024)
@@ -45,6 +47,8 @@ if [[ -n "${DEPTH:-}" ]]; then
 elif ((CONCURRENCY > 1)); then
     echo "CONCURRENCY above 1 needs DEPTH: games on a clock need the machine to themselves" >&2
     exit 2
+elif [[ -n "${MOVETIME:-}" ]]; then
+    limit=(--movetime "$MOVETIME")
 else
     limit=(--tc "$TC")
 fi
