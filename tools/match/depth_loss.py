@@ -1,0 +1,124 @@
+"""What each engine's moves lost by how deep it searched them and by part of the game: its
+judged moves (quality.py --json) grouped by move number (ten moves a band) and by reported
+depth.
+
+The sixty-fifth session (docs/STRENGTH.md) asked where the GPU loses at 10 s + 0.1 s when its
+mean depth is 16 threads': equal means hid the spread. Where the clock leaves a fifth of a second
+a move, a quarter of the GPU's moves ended at depth 16 or less and lost far more than its deeper
+ones, while at the same depth the two engines' moves lost alike. This prints the figures that
+showed it: per band, each engine's mean depth, mean seconds, mean loss and share of shallow
+moves; per depth, each engine's mean loss and moves.
+
+    python3 tools/match/depth_loss.py moves.json [more.json ...] [--shallow 16] [--last-move 60]
+
+Moves whose comment gives no depth count in no row. A loss is capped at 500 cp, as the judge's
+values of lost positions say little past that.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from depths import COMMENT
+
+BAND = 10  # moves a band of the game
+LOSS_CAP = 500
+
+
+@dataclass(frozen=True)
+class Move:
+    engine: str
+    number: int  # the game's move number
+    depth: int
+    seconds: float
+    loss: int
+
+
+def read_moves(records: list[dict]) -> list[Move]:
+    """The judged moves with a depth in their comment, from quality.py's records."""
+    moves = []
+    for record in records:
+        found = COMMENT.match((record.get("comment") or "").strip())
+        if not found or found["depth"] is None:
+            continue
+        moves.append(
+            Move(
+                engine=record["engine"],
+                number=int(record["number"]),
+                depth=int(found["depth"]),
+                seconds=float(found["seconds"]),
+                loss=min(int(record["loss"]), LOSS_CAP),
+            )
+        )
+    return moves
+
+
+def by_band(moves: list[Move], shallow: int, last_move: int) -> str:
+    """One line per band of BAND moves up to `last_move`: each engine's mean depth, mean seconds,
+    mean loss and share of moves at depth `shallow` or less."""
+    engines = sorted({m.engine for m in moves})
+    lines = [f"moves: then per engine mean depth; s a move; loss cp; moves at depth <= {shallow}"]
+    for low in range(1, last_move + 1, BAND):
+        high = min(low + BAND - 1, last_move)
+        cells = []
+        for engine in engines:
+            band = [m for m in moves if m.engine == engine and low <= m.number <= high]
+            if not band:
+                cells.append(f"{engine} -")
+                continue
+            share = sum(m.depth <= shallow for m in band) / len(band)
+            cells.append(
+                f"{engine} {statistics.mean(m.depth for m in band):.2f}; "
+                f"{statistics.mean(m.seconds for m in band):.3f}; "
+                f"{statistics.mean(m.loss for m in band):.1f}; {100 * share:.0f}% ({len(band)} moves)"
+            )
+        lines.append(f"{low}-{high}: " + " | ".join(cells))
+    return "\n".join(lines)
+
+
+def by_depth(moves: list[Move], last_move: int) -> str:
+    """One line per reported depth: each engine's mean loss and moves, moves 1 to `last_move`."""
+    engines = sorted({m.engine for m in moves})
+    counted = [m for m in moves if m.number <= last_move]
+    lines = [f"depth: then per engine mean loss cp (moves), moves 1-{last_move}"]
+    for depth in sorted({m.depth for m in counted}):
+        cells = []
+        for engine in engines:
+            losses = [m.loss for m in counted if m.engine == engine and m.depth == depth]
+            cells.append(f"{engine} {statistics.mean(losses):.1f} ({len(losses)})" if losses else f"{engine} -")
+        lines.append(f"{depth}: " + " | ".join(cells))
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("json", type=Path, nargs="+", help="files written by quality.py --json")
+    parser.add_argument("--shallow", type=int, default=16, help="depth counted as shallow (default 16)")
+    parser.add_argument("--last-move", type=int, default=60, help="last move number counted (default 60)")
+    args = parser.parse_args(argv)
+    if args.last_move < 1:
+        parser.error("--last-move must be at least 1")
+    records: list[dict] = []
+    for path in args.json:
+        try:
+            records.extend(json.loads(path.read_text())["moves"])
+        except (OSError, ValueError, KeyError, TypeError) as err:
+            print(f"depth_loss.py: cannot read {path}: {err}", file=sys.stderr)
+            return 1
+    moves = read_moves(records)
+    if not moves:
+        print("depth_loss.py: no judged move with a depth", file=sys.stderr)
+        return 1
+    print(by_band(moves, args.shallow, args.last_move))
+    print()
+    print(by_depth(moves, args.last_move))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
