@@ -11,8 +11,8 @@ moves; per depth, each engine's mean loss and moves.
 
     python3 tools/match/depth_loss.py moves.json [more.json ...] [--shallow 16] [--last-move 60]
 
-Moves whose comment gives no depth count in no row. A loss is capped at 500 cp, as the judge's
-values of lost positions say little past that.
+Moves whose comment gives no depth count in no row. The losses are quality.py's (its values
+already capped, decided positions left out).
 """
 
 from __future__ import annotations
@@ -27,7 +27,6 @@ from pathlib import Path
 from depths import COMMENT
 
 BAND = 10  # moves a band of the game
-LOSS_CAP = 500
 
 
 @dataclass(frozen=True)
@@ -52,7 +51,7 @@ def read_moves(records: list[dict]) -> list[Move]:
                 number=int(record["number"]),
                 depth=int(found["depth"]),
                 seconds=float(found["seconds"]),
-                loss=min(int(record["loss"]), LOSS_CAP),
+                loss=int(record["loss"]),
             )
         )
     return moves

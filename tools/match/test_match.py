@@ -210,7 +210,7 @@ class DepthsTest(unittest.TestCase):
 
 class DepthLossTest(unittest.TestCase):
     # quality.py --json records: "g" shallow and losing in the second band, "c" deep; one record
-    # without a depth (counts nowhere), one loss past the cap.
+    # without a depth (counts nowhere).
     RECORDS = [
         {"engine": "g", "number": 3, "loss": 10, "comment": "+0.10/18 0.500s"},
         {"engine": "g", "number": 12, "loss": 40, "comment": "-0.20/15 0.200s"},
@@ -220,17 +220,17 @@ class DepthLossTest(unittest.TestCase):
         {"engine": "c", "number": 13, "loss": 0, "comment": "+0.00/20 0.200s"},
     ]
 
-    def test_moves_read_with_depth_and_capped_loss(self):
+    def test_moves_read_with_depth_and_loss(self):
         moves = depth_loss.read_moves(self.RECORDS)
         self.assertEqual(len(moves), 5)
-        self.assertEqual([m.loss for m in moves if m.engine == "g"], [10, 40, 500])
+        self.assertEqual([m.loss for m in moves if m.engine == "g"], [10, 40, 900])
         self.assertEqual([m.depth for m in moves if m.engine == "c"], [18, 20])
 
     def test_bands_give_depth_time_loss_and_shallow_share(self):
         text = depth_loss.by_band(depth_loss.read_moves(self.RECORDS), shallow=16, last_move=20)
         lines = text.splitlines()
         self.assertEqual(lines[1], "1-10: c 18.00; 0.400; 20.0; 0% (1 moves) | g 18.00; 0.500; 10.0; 0% (1 moves)")
-        self.assertEqual(lines[2], "11-20: c 20.00; 0.200; 0.0; 0% (1 moves) | g 15.50; 0.150; 270.0; 100% (2 moves)")
+        self.assertEqual(lines[2], "11-20: c 20.00; 0.200; 0.0; 0% (1 moves) | g 15.50; 0.150; 470.0; 100% (2 moves)")
 
     def test_depths_give_each_engines_loss(self):
         text = depth_loss.by_depth(depth_loss.read_moves(self.RECORDS), last_move=12)

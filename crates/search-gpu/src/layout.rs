@@ -63,9 +63,10 @@ pub enum Finisher {
     /// Worker 0, or the first clean helper to finish: every max(1, workers / 8)-th helper, at
     /// most every 32nd (`CLEAN_WORKERS`, `CLEAN_EVERY`), orders its moves as worker 0 does,
     /// without noise, and only those and worker 0 end iterations, while the other helpers keep
-    /// their noise and only fill the table (`FINISH_CLEAN`; search_moves.h says why). About worker 0's quality at a depth for 14%
-    /// more time to it than `any`, and +34 [+5, +65] Elo against `any` in 223 games at 3 s +
-    /// 0.03 s (docs/STRENGTH.md, sixty-second session): the default.
+    /// their noise and only fill the table (`FINISH_CLEAN`; search_moves.h says why). About
+    /// worker 0's quality at a depth for 14% more time to it than `any`, and +34 [+5, +65] Elo
+    /// against `any` in 223 games at 3 s + 0.03 s (docs/STRENGTH.md, sixty-second session): the
+    /// default.
     #[default]
     Clean,
 }
