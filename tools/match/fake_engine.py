@@ -92,7 +92,7 @@ def main() -> None:
             else:
                 rng = random.Random(board.fen())
                 move = rng.choice(sorted(board.legal_moves, key=chess.Move.uci))
-                print(f"info depth 1 score cp 0\nbestmove {move.uci()}")
+                print(f"info depth 1 score cp 0 time 0 pv {move.uci()}\nbestmove {move.uci()}")
         elif command == "quit":
             break
         sys.stdout.flush()

@@ -5,6 +5,7 @@ wrong (an illegal move, a crash or protocol error, a hang) into an EngineFault, 
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import shlex
 import signal
@@ -107,6 +108,11 @@ class Player:
         except chess.engine.EngineError as err:  # EngineTerminatedError included
             await self.kill()
             raise EngineFault(CRASH, f"failed to start: {err}") from err
+        # With --debug, python-chess logs every UCI line under the engine's pid only: this names
+        # the pid, so that a log can be read engine by engine (iterations.py).
+        logging.getLogger("match").debug(
+            "engine %s is pid %d", self.spec.name or self.own_name(), self.transport.get_pid()
+        )
 
     async def ensure_started(self) -> None:
         if self.protocol is None:

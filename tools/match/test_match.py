@@ -32,6 +32,7 @@ import combine
 import depth_loss
 import depths
 import games
+import iterations
 import match
 import opening_moves
 import paired
@@ -236,6 +237,78 @@ class DepthLossTest(unittest.TestCase):
         text = depth_loss.by_depth(depth_loss.read_moves(self.RECORDS), last_move=12)
         # Move 14 (depth 16) and move 13 (depth 20) are past the last move counted.
         self.assertEqual(text.splitlines()[1:], ["15: c - | g 40.0 (1)", "18: c 20.0 (1) | g 10.0 (1)"])
+
+
+def _uci(pid: int, direction: str, text: str) -> str:
+    """A python-chess debug line of the harness's log."""
+    return f"DEBUG:chess.engine:<TimedUciProtocol (pid={pid})>: {direction} {text}"
+
+
+class IterationsTest(unittest.TestCase):
+    # Engine "g" (pid 7, named by the harness): a first search that completes depths 5 and 6;
+    # a second, after the reply its line expected (e7e5), whose first window fails low and which
+    # ends in a re-search; a third, after an unexpected reply, that completes no depth. Pid 8,
+    # unnamed, is named by its Threads option: one search, a window failed after 1 s.
+    FEN = "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+    LOG = [
+        "DEBUG:match:engine g is pid 7",
+        _uci(8, "<<", "setoption name Threads value 16"),
+        _uci(7, "<<", FEN),
+        _uci(7, "<<", "go wtime 1000 btime 1000"),
+        _uci(7, ">>", "info depth 5 seldepth 7 score cp 20 nodes 10 time 3 pv e2e4 e7e5 g1f3"),
+        _uci(7, ">>", "info depth 6 currmove e2e4 currmovenumber 1"),
+        _uci(7, ">>", "info depth 6 seldepth 8 score cp 25 nodes 20 time 9 pv e2e4 e7e5 g1f3"),
+        _uci(7, ">>", "bestmove e2e4 ponder e7e5"),
+        _uci(7, "<<", FEN + " moves e2e4 e7e5"),
+        _uci(7, "<<", "go wtime 990 btime 1000"),
+        _uci(7, ">>", "info depth 5 score cp 0 upperbound nodes 10 time 30 pv g1f3"),
+        _uci(7, ">>", "info depth 5 score cp 10 nodes 20 time 40 pv g1f3 b8c6"),
+        _uci(7, ">>", "info depth 6 score cp 60 lowerbound nodes 30 time 100 pv g1f3"),
+        _uci(7, ">>", "bestmove g1f3"),
+        _uci(7, "<<", FEN + " moves e2e4 e7e5 g1f3 d7d6"),
+        _uci(7, "<<", "go wtime 900 btime 1000"),
+        _uci(7, ">>", "info depth 7 score cp 5 lowerbound nodes 10 time 50 pv d2d4"),
+        _uci(7, ">>", "bestmove d2d4"),
+        _uci(8, "<<", FEN + " moves e2e4"),
+        _uci(8, "<<", "go wtime 1000 btime 1000"),
+        _uci(8, ">>", "info depth 20 score cp 10 nodes 10 time 1200 pv e7e5"),
+        _uci(8, ">>", "info depth 21 score cp -30 upperbound nodes 10 time 1500 pv e7e5"),
+        _uci(8, ">>", "info depth 21 score cp -20 nodes 10 time 1600 pv c7c5"),
+        _uci(8, ">>", "bestmove c7c5"),
+    ]
+
+    def engines(self):
+        return iterations.read_log(self.LOG, [("c", "Threads=16")])
+
+    def test_searches_are_read_by_engine(self):
+        engines = self.engines()
+        self.assertEqual(sorted(engines), ["c", "g"])
+        self.assertEqual([len(s.lines) for s in engines["g"]], [2, 3, 1])  # no currmove line
+        self.assertEqual(engines["g"][1].moves, ("e2e4", "e7e5"))
+        self.assertEqual(engines["g"][1].lines[0], iterations.Line(5, "upper", 30, ("g1f3",)))
+
+    def test_endings_and_replies(self):
+        g = self.engines()["g"]
+        self.assertEqual([iterations.ending(s) for s in g],
+                         ["further depths", "ended in a re-search", "no depth completed"])
+        self.assertEqual(iterations.reply(g[0], g[1]), "expected")
+        self.assertEqual(iterations.reply(g[1], g[2]), "not expected")
+        self.assertEqual(iterations.reply(None, g[0]), "unknown")
+
+    def test_report_counts_failed_windows_and_their_time(self):
+        text = iterations.report("g", self.engines()["g"])
+        self.assertIn("first window failed: reply expected 1/1 (100%); reply not expected 1/1 (100%); "
+                      "reply unknown 0/1 (0%); all 2/3 (67%)", text)
+        self.assertIn("later depths' first window failed: 1/2 (50%)", text)
+        # Failed: 30 ms (depth 5's upper bound), 60 ms (depth 6's lower bound), 50 ms (depth 7), of
+        # 9 + 100 + 50 ms.
+        self.assertIn("reported time in failed windows: 140/159 (88%) ms", text)
+
+    def test_late_windows_are_those_opened_after_a_second(self):
+        text = iterations.report("c", self.engines()["c"])
+        self.assertIn("windows opened after 1000 ms failed: 1/1 (100%)", text)
+        self.assertIn("ended in a re-search: 0/1 (0%)", text)
+
 
 def _summary(engine1, engine2, wins, draws, losses, faults1=0):
     """A result.json of match.py with just what combine.py reads."""
@@ -681,6 +754,7 @@ class EndToEndTest(unittest.TestCase):
         ]
         done = subprocess.run(command, capture_output=True, text=True, timeout=60)
         self.assertNotIn("Traceback", done.stderr)
+        self.stderr = done.stderr
         summary = json.loads((self.tmp / "summary.json").read_text())
         pgn = io.StringIO((self.tmp / "games.pgn").read_text())
         played = []
@@ -702,6 +776,19 @@ class EndToEndTest(unittest.TestCase):
             for fault_kind, n in faults.items():
                 expected = count if (name, fault_kind) == (engine, kind) else 0
                 self.assertEqual(n, expected, f"{name} {fault_kind}")
+
+    def test_a_debug_log_names_each_engines_pid(self):
+        status, _, _, played = self.run_match(
+            fake("random"), fake("random"), "--name1", "a", "--name2", "b", "--tc", "10+0.1",
+            "--games", "2", "--debug",
+        )
+        self.assertEqual(status, 0)
+        engines = iterations.read_log(self.stderr.splitlines(), [])
+        self.assertEqual(sorted(engines), ["a", "b"])
+        # Every move of both games was a search of one line (the fake's depth 1).
+        moves = sum(len(game.end().board().move_stack) for game in played)
+        self.assertEqual(sum(len(s) for s in engines.values()), moves)
+        self.assertTrue(all(iterations.ending(s) == "only its first depth" for s in engines["a"]))
 
     def test_random_engines_play_complete_legal_games(self):
         status, stdout, summary, played = self.run_match(

@@ -1,0 +1,237 @@
+"""How each engine's searches went, iteration by iteration, read from a match's UCI log
+(`match.py --debug`, every line each engine sent and got, under its pid).
+
+The sixty-sixth session (docs/STRENGTH.md) asked how the GPU search's searches end in games: how
+many complete no depth or only their first, and how often an aspiration window fails. The GPU
+search starts at the depth of the root's table entry with a window around the entry's score, so
+its first window is the one most likely to fail, the more so where the opponent's reply was not
+the one its last search expected (the entry was then searched with a null window, not as a
+principal variation). Per engine this prints:
+- how its searches ended: no depth completed, only the first, in a re-search (the last line a
+  bound), or after further depths;
+- how often a search's first window failed, split by whether the opponent played the reply the
+  engine's previous principal variation expected;
+- how often a later depth's first window failed, and the share of the reported time spent in
+  windows that failed;
+- how often a window opened after 1 s failed: Kogge's CPU search reports a failed window only
+  after its first second (so that a GUI is not flooded), so only these windows compare it with an
+  engine that reports every one.
+
+    python3 tools/match/iterations.py uci.txt [more.txt ...] [--name kogge-cpu-16:Threads=16]
+
+Engines are named by the harness's "engine NAME is pid N" lines; in a log without them (before
+the sixty-sixth session), `--name NAME:OPTION=VALUE` names the pids that were sent that option,
+and the others are "other". Times are the engines' own `info ... time`: a search's time ends at
+its last line, not at its `bestmove`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+# python-chess's debug lines: "... <TimedUciProtocol (pid=649)>: << go wtime ...".
+UCI_LINE = re.compile(r"\(pid=(\d+)\)>: (<<|>>) (.*)$")
+# players.py's line naming a pid.
+PID_LINE = re.compile(r"engine (.+) is pid (\d+)$")
+
+# Windows opened after this many milliseconds are reported by every engine (see above).
+LATE_MS = 1000
+
+
+@dataclass(frozen=True)
+class Line:
+    """One `info` line of a search: an iteration's result or a failed window's bound."""
+
+    depth: int
+    bound: str  # "exact", "upper" or "lower"
+    ms: int
+    pv: tuple[str, ...]
+
+
+@dataclass
+class Search:
+    pid: str
+    moves: tuple[str, ...]  # the game's moves sent with the position, the opponent's last
+    lines: list[Line] = field(default_factory=list)
+
+
+def parse_info(text: str) -> Line | None:
+    """An `info` line with a depth and a time (not a `currmove` line), else None."""
+    words = text.split()
+    if words[:2] != ["info", "depth"] or "time" not in words:
+        return None
+    bound = "upper" if "upperbound" in words else "lower" if "lowerbound" in words else "exact"
+    pv = tuple(words[words.index("pv") + 1 :]) if "pv" in words else ()
+    return Line(int(words[2]), bound, int(words[words.index("time") + 1]), pv)
+
+
+def read_log(lines, names: list[tuple[str, str]]) -> dict[str, list[Search]]:
+    """The searches of a log by engine name. `names`: (name, "OPTION=VALUE") pairs naming the pids
+    sent that option, for logs without the harness's pid lines."""
+    named: dict[str, str] = {}
+    by_option: dict[str, str] = {}
+    position: dict[str, tuple[str, ...]] = {}
+    running: dict[str, Search] = {}
+    done: list[Search] = []
+    for raw in lines:
+        raw = raw.rstrip("\n")
+        found = PID_LINE.search(raw)
+        if found and "pid=" not in raw:
+            named[found[2]] = found[1]
+            continue
+        found = UCI_LINE.search(raw)
+        if not found:
+            continue
+        pid, direction, text = found.groups()
+        if direction == "<<":
+            for name, option in names:
+                key, _, value = option.partition("=")
+                if text == f"setoption name {key} value {value}":
+                    by_option[pid] = name
+            if text.startswith("position"):
+                position[pid] = tuple(text.split(" moves ", 1)[1].split()) if " moves " in text else ()
+            elif text.startswith("go"):
+                running[pid] = Search(pid, position.get(pid, ()))
+        elif pid in running:
+            if text.startswith("bestmove"):
+                done.append(running.pop(pid))
+            elif (info := parse_info(text)) is not None:
+                running[pid].lines.append(info)
+    engines: dict[str, list[Search]] = {}
+    for search in done:
+        name = named.get(search.pid) or by_option.get(search.pid) or "other"
+        engines.setdefault(name, []).append(search)
+    return engines
+
+
+def ending(search: Search) -> str:
+    """How a search ended (see the module's doc)."""
+    exact = [line for line in search.lines if line.bound == "exact"]
+    if not exact:
+        return "no depth completed"
+    if search.lines[-1].bound != "exact":
+        return "ended in a re-search"
+    if len(exact) == 1:
+        return "only its first depth" + (", after a failed window" if len(search.lines) > 1 else "")
+    return "further depths"
+
+
+def windows(search: Search) -> list[tuple[int, Line]]:
+    """Each depth's first window, as (index of the depth in the search, its line)."""
+    result = []
+    for i, line in enumerate(search.lines):
+        if i == 0 or search.lines[i - 1].bound == "exact":
+            result.append((len(result), line))
+    return result
+
+
+def reply(previous: Search | None, search: Search) -> str:
+    """Whether the opponent's move before `search` was the reply `previous` (this engine's last
+    search of the game) expected: its last completed line's second move, after its first."""
+    if previous is None or len(search.moves) < 2:
+        return "unknown"
+    exact = [line for line in previous.lines if line.bound == "exact"]
+    if not exact or len(exact[-1].pv) < 2 or search.moves[-2] != exact[-1].pv[0]:
+        return "unknown"
+    return "expected" if search.moves[-1] == exact[-1].pv[1] else "not expected"
+
+
+def failed_time(search: Search) -> tuple[int, int]:
+    """(ms in windows that failed, ms reported in all): each line's time since the line before."""
+    failed = total = 0
+    before = 0
+    for line in search.lines:
+        took = max(line.ms - before, 0)
+        before = line.ms
+        total += took
+        if line.bound != "exact":
+            failed += took
+    return failed, total
+
+
+def share(part: int, whole: int) -> str:
+    return f"{part}/{whole} ({100 * part / whole:.0f}%)" if whole else "-"
+
+
+def report(name: str, searches: list[Search]) -> str:
+    searches = [s for s in searches if s.lines]
+    out = [f"{name}: {len(searches)} searches with an info line"]
+    endings = Counter(ending(s) for s in searches)
+    for kind in (
+        "no depth completed",
+        "only its first depth",
+        "only its first depth, after a failed window",
+        "ended in a re-search",
+        "further depths",
+    ):
+        out.append(f"  {kind}: {share(endings[kind], len(searches))}")
+    first: Counter = Counter()
+    first_failed: Counter = Counter()
+    later = later_failed = late = late_failed = 0
+    failed_ms = total_ms = 0
+    previous: dict[str, Search] = {}
+    for search in searches:
+        # A new game's first search: its moves do not continue the last search's.
+        last = previous.get(search.pid)
+        if last is not None and len(search.moves) != len(last.moves) + 2:
+            last = None
+        kind = reply(last, search)
+        previous[search.pid] = search
+        for index, line in windows(search):
+            failed = line.bound != "exact"
+            if index == 0:
+                first[kind] += 1
+                first_failed[kind] += failed
+            else:
+                later += 1
+                later_failed += failed
+        for i, line in enumerate(search.lines):
+            # Opened after LATE_MS: the line before it, a completed depth, came after it too.
+            if i > 0 and search.lines[i - 1].bound == "exact" and search.lines[i - 1].ms >= LATE_MS:
+                late += 1
+                late_failed += line.bound != "exact"
+        f, t = failed_time(search)
+        failed_ms += f
+        total_ms += t
+    out.append(
+        "  first window failed: "
+        + "; ".join(f"reply {k} {share(first_failed[k], first[k])}" for k in ("expected", "not expected", "unknown"))
+        + f"; all {share(sum(first_failed.values()), sum(first.values()))}"
+    )
+    out.append(f"  later depths' first window failed: {share(later_failed, later)}")
+    out.append(f"  windows opened after {LATE_MS} ms failed: {share(late_failed, late)}")
+    out.append(f"  reported time in failed windows: {share(failed_ms, total_ms)} ms")
+    return "\n".join(out)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("logs", nargs="+", type=Path, help="match.py --debug logs")
+    parser.add_argument("--name", action="append", default=[], metavar="NAME:OPTION=VALUE",
+                        help="name the pids sent this option (logs without pid lines)")
+    args = parser.parse_args(argv)
+    names = []
+    for item in args.name:
+        name, sep, option = item.partition(":")
+        if not sep or "=" not in option:
+            parser.error(f"--name wants NAME:OPTION=VALUE, not {item!r}")
+        names.append((name, option))
+    engines: dict[str, list[Search]] = {}
+    for log in args.logs:
+        with log.open(errors="replace") as lines:
+            for name, searches in read_log(lines, names).items():
+                engines.setdefault(name, []).extend(searches)
+    if not engines:
+        print("no searches found (was the match run with --debug?)", file=sys.stderr)
+        return 1
+    print("\n".join(report(name, engines[name]) for name in sorted(engines)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
