@@ -202,6 +202,7 @@ pub fn run(args: &BenchSmpArgs) -> Result<ExitCode> {
         &legal,
         Instant::now(),
         Duration::ZERO,
+        100,
         1,
     )
     .context("GPU search")?;
@@ -233,6 +234,7 @@ pub fn run(args: &BenchSmpArgs) -> Result<ExitCode> {
                     &legal,
                     start,
                     Duration::ZERO,
+                    100,
                     1,
                 )
                 .context("GPU search")?;

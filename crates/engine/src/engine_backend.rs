@@ -65,6 +65,7 @@ pub struct EngineBackend {
     threads: usize,
     multipv: usize,
     move_overhead: Duration,
+    slow_mover: u32,
     active: Active,
     /// A GPU search being opened in the background.
     opening: Option<JoinHandle<GpuBackend>>,
@@ -80,6 +81,7 @@ impl EngineBackend {
             threads,
             multipv: 1,
             move_overhead: Duration::from_millis(30),
+            slow_mover: 100,
             active: Active::Cpu(CpuSearch::new(hash_mb, threads)),
             opening: None,
             note: None,
@@ -128,6 +130,7 @@ impl EngineBackend {
         if !matches!(self.active, Active::Cpu(_)) {
             let mut cpu = CpuSearch::new(self.hash_mb, self.threads);
             cpu.set_move_overhead(self.move_overhead);
+            cpu.set_slow_mover(self.slow_mover);
             cpu.set_multipv(self.multipv);
             self.active = Active::Cpu(cpu);
         }
@@ -141,6 +144,7 @@ impl EngineBackend {
         match handle.join() {
             Ok(mut gpu) => {
                 gpu.set_move_overhead(self.move_overhead);
+                gpu.set_slow_mover(self.slow_mover);
                 gpu.set_multipv(self.multipv);
                 if !gpu.on_gpu() {
                     // It says why in its first search's `info string`.
@@ -249,6 +253,15 @@ impl Backend for EngineBackend {
         match &mut self.active {
             Active::Cpu(c) => c.set_move_overhead(overhead),
             Active::Gpu(g) => g.set_move_overhead(overhead),
+        }
+    }
+
+    fn set_slow_mover(&mut self, percent: u32) {
+        self.finish_opening();
+        self.slow_mover = percent;
+        match &mut self.active {
+            Active::Cpu(c) => c.set_slow_mover(percent),
+            Active::Gpu(g) => g.set_slow_mover(percent),
         }
     }
 

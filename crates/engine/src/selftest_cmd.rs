@@ -536,6 +536,7 @@ fn search_cleared(
         &legal,
         Instant::now(),
         Duration::ZERO,
+        100,
         1,
     )
     .with_context(|| format!("GPU search of {}", board.to_fen()))
@@ -589,6 +590,7 @@ fn check_root_moves(
             &legal,
             Instant::now(),
             Duration::ZERO,
+            100,
             ROOT_MOVE_LINES,
         )
         .with_context(|| format!("GPU search of {}", board.to_fen()))?;

@@ -23,6 +23,8 @@ use std::time::Duration;
 pub trait Backend: SearchBackend {
     /// The latency to allow for between the engine and the clock (UCI `Move Overhead`).
     fn set_move_overhead(&mut self, overhead: Duration);
+    /// The clock's soft limit in percent of the time manager's (UCI `Slow Mover`).
+    fn set_slow_mover(&mut self, percent: u32);
     /// Finishes any set-up still running (a GPU kernel being built): `isready` waits for it.
     fn prepare(&mut self) {}
     /// The UCI option `Backend`.
@@ -38,6 +40,10 @@ pub trait Backend: SearchBackend {
 impl Backend for CpuSearch {
     fn set_move_overhead(&mut self, overhead: Duration) {
         CpuSearch::set_move_overhead(self, overhead);
+    }
+
+    fn set_slow_mover(&mut self, percent: u32) {
+        CpuSearch::set_slow_mover(self, percent);
     }
 }
 

@@ -152,6 +152,7 @@ impl Uci {
             }
             Change::MultiPv(n) => self.session.configure(move |b| b.set_multipv(n)),
             Change::MoveOverhead(d) => self.session.configure(move |b| b.set_move_overhead(d)),
+            Change::SlowMover(p) => self.session.configure(move |b| b.set_slow_mover(p)),
             Change::ClearHash => self.session.configure(|b| b.clear()),
             // The GUI decides when to ponder (`go ponder`); the option only tells it we can.
             Change::Ponder(_) => {}

@@ -14,6 +14,9 @@ pub const MAX_MULTIPV: i64 = 256;
 pub const MAX_MOVE_OVERHEAD_MS: i64 = 5000;
 pub const DEFAULT_HASH_MB: i64 = 16;
 pub const DEFAULT_MOVE_OVERHEAD_MS: i64 = 30;
+/// `Slow Mover`'s range, in percent of the soft limit.
+pub const MIN_SLOW_MOVER: i64 = 10;
+pub const MAX_SLOW_MOVER: i64 = 1000;
 
 /// An option's type, default and range, as `uci` announces them.
 #[derive(Clone, Copy, Debug)]
@@ -76,6 +79,18 @@ const OPTIONS: &[Spec] = &[
             max: MAX_MOVE_OVERHEAD_MS,
         },
     },
+    // The clock's soft limit in percent: below 100 a search ends sooner once its share of the
+    // clock is spent, above 100 later (the hard limit stays). The GPU search's iterations are
+    // lumpier than the CPU's and overrun the soft limit more (docs/STRENGTH.md, sixty-sixth
+    // session); this lets a match try it lower.
+    Spec {
+        name: "Slow Mover",
+        kind: Kind::Spin {
+            default: 100,
+            min: MIN_SLOW_MOVER,
+            max: MAX_SLOW_MOVER,
+        },
+    },
     Spec {
         name: "Clear Hash",
         kind: Kind::Button,
@@ -135,6 +150,8 @@ pub enum Change {
     MultiPv(usize),
     Ponder(bool),
     MoveOverhead(Duration),
+    /// `Slow Mover`, in percent.
+    SlowMover(u32),
     ClearHash,
     Chess960(bool),
     Backend(BackendChoice),
@@ -202,6 +219,7 @@ pub fn parse_setoption(args: &str) -> Result<Change> {
                 "Threads" => Change::Threads(n as usize),
                 "MultiPV" => Change::MultiPv(n as usize),
                 "Workers" => Change::Workers(n as usize),
+                "Slow Mover" => Change::SlowMover(n as u32),
                 _ => Change::MoveOverhead(Duration::from_millis(n as u64)),
             })
         }
@@ -266,6 +284,13 @@ mod tests {
             parse_setoption("name MOVE overhead value 0").ok(),
             Some(Change::MoveOverhead(Duration::ZERO))
         );
+        assert_eq!(
+            parse_setoption("name slow mover value 75").ok(),
+            Some(Change::SlowMover(75))
+        );
+        assert!(parse_setoption("name Slow Mover value 9").is_err());
+        assert!(parse_setoption("name Slow Mover value 1001").is_err());
+        assert!(parse_setoption("name Slow Mover").is_err());
         assert_eq!(
             parse_setoption("name uci_chess960 value TRUE").ok(),
             Some(Change::Chess960(true))

@@ -75,6 +75,10 @@ fn handshake_lists_the_options() {
         option("Move Overhead"),
         "option name Move Overhead type spin default 30 min 0 max 5000"
     );
+    assert_eq!(
+        option("Slow Mover"),
+        "option name Slow Mover type spin default 100 min 10 max 1000"
+    );
     assert_eq!(option("Clear Hash"), "option name Clear Hash type button");
     assert_eq!(
         option("UCI_Chess960"),
@@ -310,11 +314,12 @@ fn random_input(seed: u64, count: usize) -> Vec<String> {
         "searchmoves e2e4 zz",
         "depth 99999999999",
     ];
-    const OPTIONS: [&str; 7] = [
+    const OPTIONS: [&str; 8] = [
         "Hash",
         "Threads",
         "MultiPV",
         "Move Overhead",
+        "Slow Mover",
         "UCI_Chess960",
         "Nope",
         "Backend",
@@ -403,6 +408,7 @@ fn options_change_the_search() {
     e.send("setoption name threads value 2");
     e.send("setoption name MultiPV value 3");
     e.send("setoption name Move Overhead value 10");
+    e.send("setoption name Slow Mover value 80");
     e.send("setoption name Clear Hash");
     e.send("isready");
     e.expect_line("readyok");

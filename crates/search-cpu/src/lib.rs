@@ -40,6 +40,8 @@ pub struct CpuSearch {
     threads: Vec<ThreadData>,
     multipv: usize,
     move_overhead: Duration,
+    /// UCI `Slow Mover`: the clock's soft limit in percent of the time manager's.
+    slow_mover: u32,
     /// Said at the next search: the table could not have the size asked for.
     hash_note: Option<String>,
 }
@@ -58,6 +60,7 @@ impl CpuSearch {
             threads: Vec::new(),
             multipv: 1,
             move_overhead: Duration::from_millis(30),
+            slow_mover: 100,
             hash_note: None,
         };
         s.set_threads(threads);
@@ -72,6 +75,12 @@ impl CpuSearch {
     /// The latency to allow for between the engine and the clock (UCI `Move Overhead`).
     pub fn set_move_overhead(&mut self, overhead: Duration) {
         self.move_overhead = overhead;
+    }
+
+    /// The clock's soft limit in percent (UCI `Slow Mover`, 100 by default; see
+    /// [`TimeManager::with_slow_mover`]).
+    pub fn set_slow_mover(&mut self, percent: u32) {
+        self.slow_mover = percent;
     }
 }
 
@@ -137,7 +146,8 @@ impl SearchBackend for CpuSearch {
         let shared = Shared {
             tt: &self.tt,
             control,
-            time: TimeManager::new(limits, self.move_overhead, start),
+            time: TimeManager::new(limits, self.move_overhead, start)
+                .with_slow_mover(self.slow_mover),
             limits,
             stop: AtomicBool::new(false),
             nodes: (0..self.threads.len())

@@ -108,6 +108,7 @@ fn main() -> Result<()> {
                 &legal,
                 Instant::now(),
                 Duration::ZERO,
+                100,
                 1,
             )?;
             if got.value == *value {

@@ -47,6 +47,8 @@ pub struct GpuBackend {
     /// when made (up to 1 GiB of host memory here), so not while the GPU search serves.
     cpu_hash_mb: Option<usize>,
     move_overhead: Duration,
+    /// UCI `Slow Mover` (percent of the clock's soft limit).
+    slow_mover: u32,
     /// Said at the next search: why the GPU is not used.
     note: Option<String>,
     multipv: usize,
@@ -67,6 +69,7 @@ impl GpuBackend {
             cpu_hash_mb: Some(options.hash_mb.clamp(1, 1024)),
             options,
             move_overhead: Duration::from_millis(30),
+            slow_mover: 100,
             note: None,
             multipv: 1,
         };
@@ -143,6 +146,12 @@ impl GpuBackend {
         self.cpu.set_move_overhead(overhead);
     }
 
+    /// The clock's soft limit in percent (UCI `Slow Mover`), for both searches.
+    pub fn set_slow_mover(&mut self, percent: u32) {
+        self.slow_mover = percent;
+        self.cpu.set_slow_mover(percent);
+    }
+
     pub fn workers(&self) -> usize {
         self.options.workers
     }
@@ -164,9 +173,10 @@ pub fn iterative_deepening(
     legal: &[Move],
     start: Instant,
     move_overhead: Duration,
+    slow_mover: u32,
     multipv: usize,
 ) -> Result<SearchResult, GpuError> {
-    let time = TimeManager::new(limits, move_overhead, start);
+    let time = TimeManager::new(limits, move_overhead, start).with_slow_mover(slow_mover);
     // Only the positions since the last capture or pawn move can repeat the root's
     // descendants: the rest would only fill the kernel's repetition filter (game_keys.rs).
     let window = position.board.halfmove_clock() as usize;
@@ -570,6 +580,7 @@ impl SearchBackend for GpuBackend {
             &legal,
             start,
             self.move_overhead,
+            self.slow_mover,
             self.multipv,
         ) {
             Ok(result) => result,

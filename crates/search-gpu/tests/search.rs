@@ -439,6 +439,7 @@ fn deepen(
         &legal,
         Instant::now(),
         Duration::ZERO,
+        100,
         1,
     )
     .unwrap();

@@ -69,6 +69,17 @@ impl TimeManager {
         }
     }
 
+    /// The soft limit scaled by `percent` (UCI `Slow Mover`; 100 leaves it as it is), never past
+    /// the hard limit, which stays: below 100 the search ends sooner once a clock's time per
+    /// move is spent, above 100 later. A fixed time per move is used in full either way.
+    pub fn with_slow_mover(mut self, percent: u32) -> TimeManager {
+        if let Some(soft) = self.soft.filter(|_| percent != 100) {
+            let scaled = soft.mul_f64(f64::from(percent) / 100.0);
+            self.soft = Some(self.hard.map_or(scaled, |h| scaled.min(h)));
+        }
+        self
+    }
+
     /// When the search started.
     pub fn start(&self) -> Instant {
         self.start
@@ -191,6 +202,25 @@ mod tests {
         assert!(!fixed.soft_limit_passed(&control, 0.5));
         assert!(fixed.hard_limit_passed(&control));
         assert!(clocked.soft_limit_passed(&control, 0.5));
+    }
+
+    #[test]
+    fn slow_mover_scales_the_soft_limit_within_the_hard_one() {
+        let l = clock(60_000, 0, None);
+        let tm = || TimeManager::new(&l, Duration::from_millis(30), Instant::now());
+        let (soft, hard) = (tm().soft_limit().unwrap(), tm().hard_limit().unwrap());
+        let half = tm().with_slow_mover(50);
+        assert_eq!(half.soft_limit().unwrap(), soft / 2);
+        assert_eq!(half.hard_limit().unwrap(), hard);
+        assert_eq!(tm().with_slow_mover(100).soft_limit().unwrap(), soft);
+        // Ten times the soft limit is more than the hard limit allows.
+        assert_eq!(tm().with_slow_mover(1000).soft_limit().unwrap(), hard);
+        let infinite = Limits {
+            infinite: true,
+            ..Limits::default()
+        };
+        let none = TimeManager::new(&infinite, Duration::ZERO, Instant::now()).with_slow_mover(50);
+        assert!(none.soft_limit().is_none());
     }
 
     #[test]
