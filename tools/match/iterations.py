@@ -15,7 +15,11 @@ principal variation). Per engine this prints:
   windows that failed;
 - how often a window opened after 1 s failed: Kogge's CPU search reports a failed window only
   after its first second (so that a GUI is not flooded), so only these windows compare it with an
-  engine that reports every one.
+  engine that reports every one;
+- by part of the game, the time a move took (from the engine's clock at its next `go`) against
+  its soft limit as Kogge's TimeManager sets it (30 ms `Move Overhead`, sudden death planned as
+  30 moves; `Slow Mover` not applied), so that a GPU search that overruns its limit more than
+  the CPU's shows.
 
     python3 tools/match/iterations.py uci.txt [more.txt ...] [--name kogge-cpu-16:Threads=16]
 
@@ -41,6 +45,13 @@ PID_LINE = re.compile(r"engine (.+) is pid (\d+)$")
 
 # Windows opened after this many milliseconds are reported by every engine (see above).
 LATE_MS = 1000
+# Kogge's TimeManager (crates/search/src/timeman.rs) with the default Move Overhead: the soft
+# limit of a clock without moves to go.
+MOVE_OVERHEAD_MS = 30
+SUDDEN_DEATH_MOVES = 30
+SOFT_CAP = 0.4
+# Parts of the game, by the move number counted from the opening position.
+PARTS = ((1, 10), (11, 20), (21, 40), (41, 10_000))
 
 
 @dataclass(frozen=True)
@@ -58,6 +69,39 @@ class Search:
     pid: str
     moves: tuple[str, ...]  # the game's moves sent with the position, the opponent's last
     lines: list[Line] = field(default_factory=list)
+    clock_ms: int | None = None  # the engine's own time left at `go`
+    inc_ms: int = 0
+    used_ms: int | None = None  # from its clock at its next search of the game
+
+    def number(self) -> int:
+        """The move number from the opening position."""
+        return len(self.moves) // 2 + 1
+
+    def soft_ms(self) -> float | None:
+        """The soft limit Kogge's TimeManager sets for this clock."""
+        if self.clock_ms is None:
+            return None
+        available = max(self.clock_ms - MOVE_OVERHEAD_MS, 1)
+        return min(available / SUDDEN_DEATH_MOVES + self.inc_ms * 0.75, SOFT_CAP * available)
+
+
+def white_to_move(position: str) -> bool:
+    """Whether White moves after a `position` command's moves."""
+    words = position.split()
+    white = words[1] == "startpos" or (len(words) > 3 and words[3] == "w")
+    moves = len(words) - words.index("moves") - 1 if "moves" in words else 0
+    return white == (moves % 2 == 0)
+
+
+def go_clock(go: str, white: bool) -> tuple[int | None, int]:
+    """The side to move's time and increment in a `go` command (None: no clock)."""
+    words = go.split()
+
+    def value(key: str) -> int | None:
+        return int(words[words.index(key) + 1]) if key in words[:-1] else None
+
+    side = "w" if white else "b"
+    return value(f"{side}time"), value(f"{side}inc") or 0
 
 
 def parse_info(text: str) -> Line | None:
@@ -76,6 +120,8 @@ def read_log(lines, names: list[tuple[str, str]]) -> dict[str, list[Search]]:
     named: dict[str, str] = {}
     by_option: dict[str, str] = {}
     position: dict[str, tuple[str, ...]] = {}
+    to_move: dict[str, bool] = {}
+    previous: dict[str, Search] = {}
     running: dict[str, Search] = {}
     done: list[Search] = []
     for raw in lines:
@@ -95,8 +141,18 @@ def read_log(lines, names: list[tuple[str, str]]) -> dict[str, list[Search]]:
                     by_option[pid] = name
             if text.startswith("position"):
                 position[pid] = tuple(text.split(" moves ", 1)[1].split()) if " moves " in text else ()
+                to_move[pid] = white_to_move(text)
             elif text.startswith("go"):
-                running[pid] = Search(pid, position.get(pid, ()))
+                search = Search(pid, position.get(pid, ()))
+                search.clock_ms, search.inc_ms = go_clock(text, to_move.get(pid, True))
+                last = previous.get(pid)
+                # The same game two plies on: the clock tells what the last search took.
+                if (last is not None and last.clock_ms is not None and search.clock_ms is not None
+                        and len(search.moves) == len(last.moves) + 2
+                        and search.moves[: len(last.moves)] == last.moves):
+                    last.used_ms = last.clock_ms - search.clock_ms + search.inc_ms
+                previous[pid] = search
+                running[pid] = search
         elif pid in running:
             if text.startswith("bestmove"):
                 done.append(running.pop(pid))
@@ -206,7 +262,24 @@ def report(name: str, searches: list[Search]) -> str:
     out.append(f"  later depths' first window failed: {share(later_failed, later)}")
     out.append(f"  windows opened after {LATE_MS} ms failed: {share(late_failed, late)}")
     out.append(f"  reported time in failed windows: {share(failed_ms, total_ms)} ms")
+    out.append("  time a move against the soft limit, moves " + "; ".join(clock_part(searches, part) for part in PARTS))
     return "\n".join(out)
+
+
+def clock_part(searches: list[Search], part: tuple[int, int]) -> str:
+    """Moves `part` of the game: the searches timed by the clock, their mean time and soft limit,
+    the mean of their ratio and the share of moves over 1.5 times the limit."""
+    first, last = part
+    label = f"{first}-{last}" if last < 10_000 else f"{first} on"
+    timed = [s for s in searches if first <= s.number() <= last and s.used_ms is not None and s.soft_ms()]
+    if not timed:
+        return f"{label}: -"
+    ratios = [s.used_ms / s.soft_ms() for s in timed]
+    used = sum(s.used_ms for s in timed) / len(timed) / 1000
+    soft = sum(s.soft_ms() for s in timed) / len(timed) / 1000
+    over = sum(r > 1.5 for r in ratios)
+    return (f"{label}: {used:.3f} s against {soft:.3f} s, ratio {sum(ratios) / len(ratios):.2f}, "
+            f"over 1.5x {share(over, len(timed))} ({len(timed)} moves)")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -304,6 +304,20 @@ class IterationsTest(unittest.TestCase):
         # 9 + 100 + 50 ms.
         self.assertIn("reported time in failed windows: 140/159 (88%) ms", text)
 
+    def test_time_a_move_against_the_soft_limit(self):
+        self.assertTrue(iterations.white_to_move(self.FEN + " moves e2e4 e7e5"))
+        self.assertFalse(iterations.white_to_move("position startpos moves e2e4"))
+        self.assertEqual(iterations.go_clock("go wtime 990 btime 1000 winc 5 binc 7", False), (1000, 7))
+        self.assertEqual(iterations.go_clock("go depth 5", True), (None, 0))
+        g = self.engines()["g"]
+        # White's clock 1000 -> 990 -> 900 ms: the first two searches took 10 and 90 ms; the last
+        # has no next search to tell.
+        self.assertEqual([s.used_ms for s in g], [10, 90, None])
+        self.assertAlmostEqual(g[0].soft_ms(), 970 / 30)
+        text = iterations.report("g", g)
+        # Ratios 10 / 32.3 and 90 / 32.0: mean 1.56.
+        self.assertIn("moves 1-10: 0.050 s against 0.032 s, ratio 1.56, over 1.5x 1/2 (50%) (2 moves); 11-20: -", text)
+
     def test_late_windows_are_those_opened_after_a_second(self):
         text = iterations.report("c", self.engines()["c"])
         self.assertIn("windows opened after 1000 ms failed: 1/1 (100%)", text)
