@@ -5,8 +5,8 @@ The sixty-sixth session (docs/STRENGTH.md) asked how the GPU search's searches e
 many complete no depth or only their first, and how often an aspiration window fails. The GPU
 search starts at the depth of the root's table entry with a window around the entry's score, so
 its first window is the one most likely to fail, the more so where the opponent's reply was not
-the one its last search expected (the entry was then searched with a null window, not as a
-principal variation). Per engine this prints:
+the one its last search expected (the entry most likely came from a null-window search then,
+not from a principal variation). Per engine this prints:
 - how its searches ended: no depth completed, only the first, in a re-search (the last line a
   bound), or after further depths;
 - how often a search's first window failed, split by whether the opponent played the reply the
