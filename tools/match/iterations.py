@@ -11,8 +11,9 @@ not from a principal variation). Per engine this prints:
   bound), or after further depths;
 - how often a search's first window failed, split by whether the opponent played the reply the
   engine's previous principal variation expected;
-- how often a later depth's first window failed, and the share of the reported time spent in
-  windows that failed;
+- how often a later depth's first window failed (depths an engine searches without a window,
+  Kogge's below 5, count as held), and the share of the reported time spent in windows that
+  failed;
 - how often a window opened after 1 s failed: Kogge's CPU search reports a failed window only
   after its first second (so that a GUI is not flooded), so only these windows compare it with an
   engine that reports every one;
