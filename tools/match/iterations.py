@@ -14,6 +14,9 @@ not from a principal variation). Per engine this prints:
 - how often a later depth's first window failed (depths an engine searches without a window,
   Kogge's below 5, count as held), and the share of the reported time spent in windows that
   failed;
+- of those failures, how many the same depth's exact value, once found, did not bear out: it
+  lay inside the window that failed (Kogge's window: the last depth's value ± 18 cp, from depth
+  5), the instability of a pruned search under a narrow window;
 - how often a window opened after 1 s failed: Kogge's CPU search reports a failed window only
   after its first second (so that a GUI is not flooded), so only these windows compare it with an
   engine that reports every one;
@@ -51,6 +54,9 @@ LATE_MS = 1000
 MOVE_OVERHEAD_MS = 30
 SUDDEN_DEATH_MOVES = 30
 SOFT_CAP = 0.4
+# Kogge's aspiration window (crates/search-cpu/src/params.rs): half-width and first depth.
+ASPIRATION_WINDOW = 18
+ASPIRATION_MIN_DEPTH = 5
 # Parts of the game, by the move number counted from the opening position.
 PARTS = ((1, 10), (11, 20), (21, 40), (41, 10_000))
 
@@ -63,6 +69,7 @@ class Line:
     bound: str  # "exact", "upper" or "lower"
     ms: int
     pv: tuple[str, ...]
+    cp: int | None = None  # the score, None for a mate score
 
 
 @dataclass
@@ -112,7 +119,8 @@ def parse_info(text: str) -> Line | None:
         return None
     bound = "upper" if "upperbound" in words else "lower" if "lowerbound" in words else "exact"
     pv = tuple(words[words.index("pv") + 1 :]) if "pv" in words else ()
-    return Line(int(words[2]), bound, int(words[words.index("time") + 1]), pv)
+    cp = int(words[words.index("cp") + 1]) if "cp" in words else None
+    return Line(int(words[2]), bound, int(words[words.index("time") + 1]), pv, cp)
 
 
 def read_log(lines, names: list[tuple[str, str]]) -> dict[str, list[Search]]:
@@ -198,6 +206,27 @@ def reply(previous: Search | None, search: Search) -> str:
     return "expected" if search.moves[-1] == exact[-1].pv[1] else "not expected"
 
 
+def borne_out(search: Search) -> list[bool]:
+    """For each later depth whose first window failed, with Kogge's window around the last depth's
+    value and the same depth completed afterwards: whether the exact value lay beyond the side that
+    failed (the failure borne out), not inside the window or beyond its other side."""
+    result = []
+    lines = search.lines
+    for i in range(1, len(lines)):
+        before, line = lines[i - 1], lines[i]
+        if (before.bound != "exact" or line.bound == "exact" or before.cp is None
+                or line.depth != before.depth + 1 or line.depth < ASPIRATION_MIN_DEPTH):
+            continue
+        after = next((later for later in lines[i + 1:] if later.bound == "exact"), None)
+        if after is None or after.depth != line.depth or after.cp is None:
+            continue
+        if line.bound == "upper":
+            result.append(after.cp <= before.cp - ASPIRATION_WINDOW)
+        else:
+            result.append(after.cp >= before.cp + ASPIRATION_WINDOW)
+    return result
+
+
 def failed_time(search: Search) -> tuple[int, int]:
     """(ms in windows that failed, ms reported in all): each line's time since the line before."""
     failed = total = 0
@@ -230,6 +259,7 @@ def report(name: str, searches: list[Search]) -> str:
     first: Counter = Counter()
     first_failed: Counter = Counter()
     later = later_failed = late = late_failed = 0
+    confirmed: list[bool] = []
     failed_ms = total_ms = 0
     previous: dict[str, Search] = {}
     for search in searches:
@@ -252,6 +282,7 @@ def report(name: str, searches: list[Search]) -> str:
             if i > 0 and search.lines[i - 1].bound == "exact" and search.lines[i - 1].ms >= LATE_MS:
                 late += 1
                 late_failed += line.bound != "exact"
+        confirmed += borne_out(search)
         f, t = failed_time(search)
         failed_ms += f
         total_ms += t
@@ -261,6 +292,10 @@ def report(name: str, searches: list[Search]) -> str:
         + f"; all {share(sum(first_failed.values()), sum(first.values()))}"
     )
     out.append(f"  later depths' first window failed: {share(later_failed, later)}")
+    out.append(
+        "  of those, with the depth completed after, not borne out (its value not beyond the side that failed): "
+        + share(confirmed.count(False), len(confirmed))
+    )
     out.append(f"  windows opened after {LATE_MS} ms failed: {share(late_failed, late)}")
     out.append(f"  reported time in failed windows: {share(failed_ms, total_ms)} ms")
     out.append("  time a move against the soft limit, moves " + "; ".join(clock_part(searches, part) for part in PARTS))

@@ -285,7 +285,7 @@ class IterationsTest(unittest.TestCase):
         self.assertEqual(sorted(engines), ["c", "g"])
         self.assertEqual([len(s.lines) for s in engines["g"]], [2, 3, 1])  # no currmove line
         self.assertEqual(engines["g"][1].moves, ("e2e4", "e7e5"))
-        self.assertEqual(engines["g"][1].lines[0], iterations.Line(5, "upper", 30, ("g1f3",)))
+        self.assertEqual(engines["g"][1].lines[0], iterations.Line(5, "upper", 30, ("g1f3",), 0))
 
     def test_endings_and_replies(self):
         g = self.engines()["g"]
@@ -317,6 +317,24 @@ class IterationsTest(unittest.TestCase):
         text = iterations.report("g", g)
         # Ratios 10 / 32.3 and 90 / 32.0: mean 1.56.
         self.assertIn("moves 1-10: 0.050 s against 0.032 s, ratio 1.56, over 1.5x 1/2 (50%) (2 moves); 11-20: -", text)
+
+    def test_failures_not_borne_out_by_the_same_depth(self):
+        def line(depth, bound, cp):
+            return iterations.Line(depth, bound, 0, (), cp)
+
+        search = iterations.Search("1", (), [
+            line(5, "exact", 10),
+            line(6, "upper", -8), line(6, "exact", 0),  # inside 10 ± 18: not borne out
+            line(7, "lower", 18), line(7, "exact", 30),  # 30 - 0 >= 18: borne out
+            line(8, "upper", 0), line(8, "exact", 40),  # beyond the other side: not borne out
+            line(9, "upper", 0),  # not completed: not counted
+        ])
+        self.assertEqual(iterations.borne_out(search), [False, True, False])
+        # Below depth 5 Kogge searches without a window; a mate score is not compared.
+        shallow = iterations.Search("1", (), [line(3, "exact", 0), line(4, "upper", -50), line(4, "exact", 0)])
+        self.assertEqual(iterations.borne_out(shallow), [])
+        self.assertEqual(iterations.parse_info("info depth 9 score mate 3 time 5 pv a2a4").cp, None)
+        self.assertEqual(iterations.parse_info("info depth 9 score cp -12 time 5 pv a2a4").cp, -12)
 
     def test_late_windows_are_those_opened_after_a_second(self):
         text = iterations.report("c", self.engines()["c"])
