@@ -15,8 +15,8 @@ not from a principal variation). Per engine this prints:
   Kogge's below 5, count as held), and the share of the reported time spent in windows that
   failed;
 - of those failures, how many the same depth's exact value, once found, did not bear out: it
-  lay inside the window that failed (Kogge's window: the last depth's value ± 18 cp, from depth
-  5), the instability of a pruned search under a narrow window;
+  was not beyond the side of the window that failed (Kogge's window: the last depth's value
+  ± 18 cp, from depth 5), the instability of a pruned search under a narrow window;
 - how often a window opened after 1 s failed: Kogge's CPU search reports a failed window only
   after its first second (so that a GUI is not flooded), so only these windows compare it with an
   engine that reports every one;
@@ -80,6 +80,8 @@ class Search:
     clock_ms: int | None = None  # the engine's own time left at `go`
     inc_ms: int = 0
     used_ms: int | None = None  # from its clock at its next search of the game
+    # The engine's search of the same game two plies before (None: its first, or not known).
+    before: Search | None = field(default=None, repr=False, compare=False)
 
     def number(self) -> int:
         """The move number from the opening position."""
@@ -101,26 +103,32 @@ def white_to_move(position: str) -> bool:
     return white == (moves % 2 == 0)
 
 
+def word_after(words: list[str], key: str) -> int | None:
+    """The whole number after `key` in a command's words, None where there is none."""
+    if key not in words[:-1]:
+        return None
+    try:
+        return int(words[words.index(key) + 1])
+    except ValueError:
+        return None
+
+
 def go_clock(go: str, white: bool) -> tuple[int | None, int]:
     """The side to move's time and increment in a `go` command (None: no clock)."""
     words = go.split()
-
-    def value(key: str) -> int | None:
-        return int(words[words.index(key) + 1]) if key in words[:-1] else None
-
     side = "w" if white else "b"
-    return value(f"{side}time"), value(f"{side}inc") or 0
+    return word_after(words, f"{side}time"), word_after(words, f"{side}inc") or 0
 
 
 def parse_info(text: str) -> Line | None:
     """An `info` line with a depth and a time (not a `currmove` line), else None."""
     words = text.split()
-    if words[:2] != ["info", "depth"] or "time" not in words:
+    depth, ms = word_after(words, "depth"), word_after(words, "time")
+    if words[:1] != ["info"] or depth is None or ms is None:
         return None
     bound = "upper" if "upperbound" in words else "lower" if "lowerbound" in words else "exact"
     pv = tuple(words[words.index("pv") + 1 :]) if "pv" in words else ()
-    cp = int(words[words.index("cp") + 1]) if "cp" in words else None
-    return Line(int(words[2]), bound, int(words[words.index("time") + 1]), pv, cp)
+    return Line(depth, bound, ms, pv, word_after(words, "cp"))
 
 
 def read_log(lines, names: list[tuple[str, str]]) -> dict[str, list[Search]]:
@@ -156,10 +164,11 @@ def read_log(lines, names: list[tuple[str, str]]) -> dict[str, list[Search]]:
                 search.clock_ms, search.inc_ms = go_clock(text, to_move.get(pid, True))
                 last = previous.get(pid)
                 # The same game two plies on: the clock tells what the last search took.
-                if (last is not None and last.clock_ms is not None and search.clock_ms is not None
-                        and len(search.moves) == len(last.moves) + 2
+                if (last is not None and len(search.moves) == len(last.moves) + 2
                         and search.moves[: len(last.moves)] == last.moves):
-                    last.used_ms = last.clock_ms - search.clock_ms + search.inc_ms
+                    search.before = last
+                    if last.clock_ms is not None and search.clock_ms is not None:
+                        last.used_ms = last.clock_ms - search.clock_ms + search.inc_ms
                 previous[pid] = search
                 running[pid] = search
         elif pid in running:
@@ -195,12 +204,12 @@ def windows(search: Search) -> list[tuple[int, Line]]:
     return result
 
 
-def reply(previous: Search | None, search: Search) -> str:
-    """Whether the opponent's move before `search` was the reply `previous` (this engine's last
-    search of the game) expected: its last completed line's second move, after its first."""
-    if previous is None or len(search.moves) < 2:
+def reply(search: Search) -> str:
+    """Whether the opponent's move before `search` was the reply the engine's search before it in
+    the game expected: that search's last completed line's second move, after its first."""
+    if search.before is None:
         return "unknown"
-    exact = [line for line in previous.lines if line.bound == "exact"]
+    exact = [line for line in search.before.lines if line.bound == "exact"]
     if not exact or len(exact[-1].pv) < 2 or search.moves[-2] != exact[-1].pv[0]:
         return "unknown"
     return "expected" if search.moves[-1] == exact[-1].pv[1] else "not expected"
@@ -261,14 +270,8 @@ def report(name: str, searches: list[Search]) -> str:
     later = later_failed = late = late_failed = 0
     confirmed: list[bool] = []
     failed_ms = total_ms = 0
-    previous: dict[str, Search] = {}
     for search in searches:
-        # A new game's first search: its moves do not continue the last search's.
-        last = previous.get(search.pid)
-        if last is not None and len(search.moves) != len(last.moves) + 2:
-            last = None
-        kind = reply(last, search)
-        previous[search.pid] = search
+        kind = reply(search)
         for index, line in windows(search):
             failed = line.bound != "exact"
             if index == 0:

@@ -291,9 +291,8 @@ class IterationsTest(unittest.TestCase):
         g = self.engines()["g"]
         self.assertEqual([iterations.ending(s) for s in g],
                          ["further depths", "ended in a re-search", "no depth completed"])
-        self.assertEqual(iterations.reply(g[0], g[1]), "expected")
-        self.assertEqual(iterations.reply(g[1], g[2]), "not expected")
-        self.assertEqual(iterations.reply(None, g[0]), "unknown")
+        self.assertEqual([iterations.reply(s) for s in g], ["unknown", "expected", "not expected"])
+        self.assertIsNone(self.engines()["c"][0].before)  # its first search of the game
 
     def test_report_counts_failed_windows_and_their_time(self):
         text = iterations.report("g", self.engines()["g"])
@@ -335,6 +334,9 @@ class IterationsTest(unittest.TestCase):
         self.assertEqual(iterations.borne_out(shallow), [])
         self.assertEqual(iterations.parse_info("info depth 9 score mate 3 time 5 pv a2a4").cp, None)
         self.assertEqual(iterations.parse_info("info depth 9 score cp -12 time 5 pv a2a4").cp, -12)
+        # A line cut short or garbled is skipped, not a crash.
+        self.assertIsNone(iterations.parse_info("info depth 9 score cp 3 time"))
+        self.assertIsNone(iterations.parse_info("info depth x time 5"))
 
     def test_late_windows_are_those_opened_after_a_second(self):
         text = iterations.report("c", self.engines()["c"])
