@@ -21,9 +21,9 @@ not from a principal variation). Per engine this prints:
   after its first second (so that a GUI is not flooded), so only these windows compare it with an
   engine that reports every one;
 - by part of the game, the time a move took (from the engine's clock at its next `go`) against
-  its soft limit as Kogge's TimeManager sets it (30 ms `Move Overhead`, sudden death planned as
-  30 moves; `Slow Mover` not applied), so that a GPU search that overruns its limit more than
-  the CPU's shows.
+  its soft limit as Kogge's TimeManager sets it (sudden death planned as 30 moves; the engine's
+  `Move Overhead` and `Slow Mover` as the log's `setoption` lines set them, else 30 ms and
+  100), so that a GPU search that overruns its limit more than the CPU's shows.
 
     python3 tools/match/iterations.py uci.txt [more.txt ...] [--name kogge-cpu-16:Threads=16]
 
@@ -46,14 +46,19 @@ from pathlib import Path
 UCI_LINE = re.compile(r"\(pid=(\d+)\)>: (<<|>>) (.*)$")
 # players.py's line naming a pid.
 PID_LINE = re.compile(r"engine (.+) is pid (\d+)$")
+# The options that change Kogge's soft limit.
+TIME_OPTION = re.compile(r"setoption name (Move Overhead|Slow Mover) value (\d+)$")
 
 # Windows opened after this many milliseconds are reported by every engine (see above).
 LATE_MS = 1000
-# Kogge's TimeManager (crates/search/src/timeman.rs) with the default Move Overhead: the soft
-# limit of a clock without moves to go.
+# Kogge's TimeManager (crates/search/src/timeman.rs): the limits of a clock without moves to go,
+# and the UCI options' defaults.
 MOVE_OVERHEAD_MS = 30
+SLOW_MOVER = 100
 SUDDEN_DEATH_MOVES = 30
 SOFT_CAP = 0.4
+HARD_CAP = 0.6
+HARD_OVER_SOFT = 4
 # Kogge's aspiration window (crates/search-cpu/src/params.rs): half-width and first depth.
 ASPIRATION_WINDOW = 18
 ASPIRATION_MIN_DEPTH = 5
@@ -79,6 +84,8 @@ class Search:
     lines: list[Line] = field(default_factory=list)
     clock_ms: int | None = None  # the engine's own time left at `go`
     inc_ms: int = 0
+    move_overhead_ms: int = MOVE_OVERHEAD_MS  # the engine's options when it was sent `go`
+    slow_mover: int = SLOW_MOVER
     used_ms: int | None = None  # from its clock at its next search of the game
     # The engine's search of the same game two plies before (None: its first, or not known).
     before: Search | None = field(default=None, repr=False, compare=False)
@@ -88,11 +95,14 @@ class Search:
         return len(self.moves) // 2 + 1
 
     def soft_ms(self) -> float | None:
-        """The soft limit Kogge's TimeManager sets for this clock."""
+        """The soft limit Kogge's TimeManager sets for this clock, `Slow Mover` applied (never
+        past the hard limit)."""
         if self.clock_ms is None:
             return None
-        available = max(self.clock_ms - MOVE_OVERHEAD_MS, 1)
-        return min(available / SUDDEN_DEATH_MOVES + self.inc_ms * 0.75, SOFT_CAP * available)
+        available = max(self.clock_ms - self.move_overhead_ms, 1)
+        soft = min(available / SUDDEN_DEATH_MOVES + self.inc_ms * 0.75, SOFT_CAP * available)
+        hard = max(min(HARD_OVER_SOFT * soft, HARD_CAP * available), soft)
+        return min(soft * self.slow_mover / 100, hard)
 
 
 def white_to_move(position: str) -> bool:
@@ -138,6 +148,8 @@ def read_log(lines, names: list[tuple[str, str]]) -> dict[str, list[Search]]:
     by_option: dict[str, str] = {}
     position: dict[str, tuple[str, ...]] = {}
     to_move: dict[str, bool] = {}
+    # The time options each pid was sent (name -> value), which set its soft limit.
+    options: dict[str, dict[str, int]] = {}
     previous: dict[str, Search] = {}
     running: dict[str, Search] = {}
     done: list[Search] = []
@@ -156,12 +168,17 @@ def read_log(lines, names: list[tuple[str, str]]) -> dict[str, list[Search]]:
                 key, _, value = option.partition("=")
                 if text == f"setoption name {key} value {value}":
                     by_option[pid] = name
+            if (option := TIME_OPTION.match(text)) is not None:
+                options.setdefault(pid, {})[option[1]] = int(option[2])
             if text.startswith("position"):
                 position[pid] = tuple(text.split(" moves ", 1)[1].split()) if " moves " in text else ()
                 to_move[pid] = white_to_move(text)
             elif text.startswith("go"):
                 search = Search(pid, position.get(pid, ()))
                 search.clock_ms, search.inc_ms = go_clock(text, to_move.get(pid, True))
+                sent = options.get(pid, {})
+                search.move_overhead_ms = sent.get("Move Overhead", MOVE_OVERHEAD_MS)
+                search.slow_mover = sent.get("Slow Mover", SLOW_MOVER)
                 last = previous.get(pid)
                 # The same game two plies on: the clock tells what the last search took.
                 if (last is not None and len(search.moves) == len(last.moves) + 2

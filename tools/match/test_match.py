@@ -317,6 +317,27 @@ class IterationsTest(unittest.TestCase):
         # Ratios 10 / 32.3 and 90 / 32.0: mean 1.56.
         self.assertIn("moves 1-10: 0.050 s against 0.032 s, ratio 1.56, over 1.5x 1/2 (50%) (2 moves); 11-20: -", text)
 
+    def test_the_soft_limit_follows_the_engines_time_options(self):
+        log = [
+            _uci(9, "<<", "setoption name Slow Mover value 75"),
+            _uci(9, "<<", "setoption name Move Overhead value 10"),
+            _uci(9, "<<", self.FEN),
+            _uci(9, "<<", "go wtime 3010 btime 3010 winc 100 binc 100"),
+            _uci(9, ">>", "info depth 5 score cp 0 nodes 1 time 1 pv e2e4"),
+            _uci(9, ">>", "bestmove e2e4"),
+            _uci(9, "<<", "setoption name Slow Mover value 1000"),
+            _uci(9, "<<", self.FEN + " moves e2e4 e7e5"),
+            _uci(9, "<<", "go wtime 3010 btime 3010 winc 100 binc 100"),
+            _uci(9, ">>", "bestmove d2d4"),
+        ]
+        first, second = iterations.read_log(log, [])["other"]
+        # 3000 ms available: 3000 / 30 + 75 = 175 ms, at 75% 131.25; at 1000% 1750, but never past
+        # the hard limit, min(4 x 175, 0.6 x 3000) = 700.
+        self.assertAlmostEqual(first.soft_ms(), 131.25)
+        self.assertAlmostEqual(second.soft_ms(), 700)
+        # Without options: 30 ms overhead, 100%.
+        self.assertAlmostEqual(self.engines()["g"][0].soft_ms(), 970 / 30)
+
     def test_failures_not_borne_out_by_the_same_depth(self):
         def line(depth, bound, cp):
             return iterations.Line(depth, bound, 0, (), cp)
