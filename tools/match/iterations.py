@@ -20,6 +20,9 @@ not from a principal variation). Per engine this prints:
 - how often a window opened after 1 s failed: Kogge's CPU search reports a failed window only
   after its first second (so that a GUI is not flooded), so only these windows compare it with an
   engine that reports every one;
+- by part of the game and by whether the opponent's reply was the expected one, the deepest depth
+  the searches completed: a search after an unexpected reply starts from a colder table, and the
+  sixty-seventh session found the GPU's depth falling twice as far there as 16 threads';
 - by part of the game, the time a move took (from the engine's clock at its next `go`) against
   its soft limit as Kogge's TimeManager sets it (sudden death planned as 30 moves; the engine's
   `Move Overhead` and `Slow Mover` as the log's `setoption` lines set them, else 30 ms and
@@ -64,6 +67,11 @@ ASPIRATION_WINDOW = 18
 ASPIRATION_MIN_DEPTH = 5
 # Parts of the game, by the move number counted from the opening position.
 PARTS = ((1, 10), (11, 20), (21, 40), (41, 10_000))
+# Coarser parts for the depth by reply, where each cell needs more searches.
+DEPTH_PARTS = ((1, 20), (21, 40), (41, 10_000))
+# A move searched this deep or less counts as shallow (at 10 s + 0.1 s, 16 threads end 3-7% of
+# their moves 1-40 there).
+SHALLOW_DEPTH = 16
 
 
 @dataclass(frozen=True)
@@ -318,15 +326,45 @@ def report(name: str, searches: list[Search]) -> str:
     )
     out.append(f"  windows opened after {LATE_MS} ms failed: {share(late_failed, late)}")
     out.append(f"  reported time in failed windows: {share(failed_ms, total_ms)} ms")
+    out.append("  deepest completed depth by the reply before, moves "
+               + "; ".join(depth_part(searches, part) for part in DEPTH_PARTS))
     out.append("  time a move against the soft limit, moves " + "; ".join(clock_part(searches, part) for part in PARTS))
     return "\n".join(out)
+
+
+def deepest(search: Search) -> int | None:
+    """The deepest depth the search completed, None where it completed none."""
+    return max((line.depth for line in search.lines if line.bound == "exact"), default=None)
+
+
+def part_label(part: tuple[int, int]) -> str:
+    first, last = part
+    return f"{first}-{last}" if last < 10_000 else f"{first} on"
+
+
+def depth_part(searches: list[Search], part: tuple[int, int]) -> str:
+    """Moves `part` of the game: for searches after the expected reply and after another, the mean
+    deepest completed depth and the share at SHALLOW_DEPTH or less (searches that completed a
+    depth)."""
+    first, last = part
+    cells = []
+    for kind in ("expected", "not expected"):
+        depths = [d for s in searches
+                  if first <= s.number() <= last and reply(s) == kind and (d := deepest(s)) is not None]
+        if depths:
+            shallow = sum(d <= SHALLOW_DEPTH for d in depths)
+            cells.append(f"{kind} {sum(depths) / len(depths):.2f}, at most {SHALLOW_DEPTH} "
+                         f"{share(shallow, len(depths))}")
+        else:
+            cells.append(f"{kind} -")
+    return f"{part_label(part)}: " + ", ".join(cells)
 
 
 def clock_part(searches: list[Search], part: tuple[int, int]) -> str:
     """Moves `part` of the game: the searches timed by the clock, their mean time and soft limit,
     the mean of their ratio and the share of moves over 1.5 times the limit."""
     first, last = part
-    label = f"{first}-{last}" if last < 10_000 else f"{first} on"
+    label = part_label(part)
     timed = [s for s in searches if first <= s.number() <= last and s.used_ms is not None and s.soft_ms()]
     if not timed:
         return f"{label}: -"

@@ -303,6 +303,15 @@ class IterationsTest(unittest.TestCase):
         # 9 + 100 + 50 ms.
         self.assertIn("reported time in failed windows: 140/159 (88%) ms", text)
 
+    def test_deepest_depth_by_the_reply_before(self):
+        g = self.engines()["g"]
+        self.assertEqual([iterations.deepest(s) for s in g], [6, 5, None])
+        # The search after the expected reply completed depth 5; the one after another completed
+        # none and is left out; the first (reply unknown) is in neither.
+        self.assertIn("deepest completed depth by the reply before, moves 1-20: expected 5.00, at most 16 "
+                      "1/1 (100%), not expected -; 21-40: expected -, not expected -",
+                      iterations.report("g", g))
+
     def test_time_a_move_against_the_soft_limit(self):
         self.assertTrue(iterations.white_to_move(self.FEN + " moves e2e4 e7e5"))
         self.assertFalse(iterations.white_to_move("position startpos moves e2e4"))
