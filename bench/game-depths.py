@@ -24,6 +24,13 @@ depth of the second against the first, with a 95% interval, by part of the game)
 thirty-second session judged the host's knobs:
 
     bench/game-depths.py --paired base.json new.json
+
+Each search also records whether the game's moves since the engine's search before (in the same
+game) were the start of that search's principal variation (`after_pv`: true, false, or null for
+a game's first search or one without a PV). The pairing adds rows for the positions the first
+run reached off its expected line, where the root's table entry is most likely a bound and the
+tree under it cold: the sixty-seventh session found the GPU search's depth falling twice as far
+there as 16 threads'.
 """
 
 from __future__ import annotations
@@ -52,6 +59,18 @@ def positions_of(game: chess.pgn.Game, side: str) -> list[chess.Board]:
             out.append(board.copy())
         board.push(move)
     return out
+
+
+def after_pv(before: chess.Board | None, pv: list[str] | None, board: chess.Board) -> bool | None:
+    """Whether the moves that led from `before` (the engine's last searched position of the game)
+    to `board` start `pv`, that search's principal variation (None: no search before, or a PV too
+    short to tell)."""
+    if before is None or not pv:
+        return None
+    between = [m.uci() for m in board.move_stack[len(before.move_stack):]]
+    if len(pv) < len(between):
+        return None if pv == between[: len(pv)] else False
+    return pv[: len(between)] == between
 
 
 def clock_limit(spec: str) -> chess.engine.Limit:
@@ -102,14 +121,17 @@ def format_row(row: dict) -> str:
             f"median {row['median_nodes']:.0f} nodes, {row['nps'] / 1e6:.2f} M nodes/s")
 
 
-def paired(first: list[dict], second: list[dict]) -> list[dict]:
+def paired(first: list[dict], second: list[dict], line: bool | None = None) -> list[dict]:
     """By part of the game: the mean change in depth from `first` to `second` over the positions
-    both searched (uci_specs.replayed_position) with a depth, and its 95% interval (normal)."""
+    both searched (uci_specs.replayed_position) with a depth, and its 95% interval (normal).
+    `line` True or False: only the positions the first run reached on, or off, the principal
+    variation of its search before (`after_pv`)."""
     where = replayed_position
-    before = {where(r): r["depth"] for r in first if r["depth"] is not None}
+    before = {where(r): r for r in first if r["depth"] is not None
+              and (line is None or r.get("after_pv") is line)}
     rows = []
     for _, _, part in PARTS:
-        changes = [r["depth"] - before[where(r)] for r in second
+        changes = [r["depth"] - before[where(r)]["depth"] for r in second
                    if r["depth"] is not None and where(r) in before and part_of(r["fullmove"]) == part]
         if not changes:
             continue
@@ -120,13 +142,15 @@ def paired(first: list[dict], second: list[dict]) -> list[dict]:
 
 def main() -> int:
     if len(sys.argv) == 4 and sys.argv[1] == "--paired":
-        rows = paired(*load_runs(sys.argv[2:]))
-        if not rows:
+        runs = load_runs(sys.argv[2:])
+        if not paired(*runs):
             print("no position searched in both runs", file=sys.stderr)
             return 1
-        for row in rows:
-            print(f"{row['part']}: {row['positions']} positions, depth "
-                  f"{row['mean_change']:+.2f} ± {row['half_width']:.2f}")
+        for line, label in ((None, ""), (True, ", on the first run's expected line"),
+                            (False, ", off it")):
+            for row in paired(*runs, line=line):
+                print(f"{row['part']}{label}: {row['positions']} positions, depth "
+                      f"{row['mean_change']:+.2f} ± {row['half_width']:.2f}")
         return 0
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--pgn", required=True)
@@ -171,6 +195,7 @@ def main() -> int:
         try:
             for g, game in enumerate(games):
                 token = object()  # a new `game`: python-chess sends `ucinewgame` first
+                before, before_pv = None, None
                 for board in positions_of(game, args.side):
                     if board.fullmove_number < args.from_move:
                         continue
@@ -192,7 +217,9 @@ def main() -> int:
                         # What bench/move-quality.py judges.
                         "fen": board.fen(),
                         "move": played.move.uci() if played.move else None,
+                        "after_pv": after_pv(before, before_pv, board),
                     })
+                    before, before_pv = board, [m.uci() for m in info.get("pv", [])]
                 # After each game, so that a run stopped by a timeout keeps what it searched.
                 save(args.json, records)
         finally:

@@ -94,6 +94,26 @@ class GameDepthsTest(unittest.TestCase):
         self.assertEqual([(r["part"], r["positions"]) for r in rows], [("moves 41 on", 2)])
         self.assertAlmostEqual(rows[0]["mean_change"], 2.0)  # +1 and +3, not 21 - 10 and 13 - 20
 
+    def test_on_or_off_the_last_searchs_line(self):
+        before = chess.Board()
+        board = before.copy()
+        for uci in ("e2e4", "e7e5"):
+            board.push_uci(uci)
+        self.assertTrue(depths.after_pv(before, ["e2e4", "e7e5", "g1f3"], board))
+        self.assertFalse(depths.after_pv(before, ["e2e4", "c7c5"], board))
+        self.assertFalse(depths.after_pv(before, ["d2d4"], board))  # off it at the first move
+        self.assertIsNone(depths.after_pv(before, ["e2e4"], board))  # too short to tell
+        self.assertIsNone(depths.after_pv(None, ["e2e4", "e7e5"], board))  # the game's first
+        self.assertIsNone(depths.after_pv(before, [], board))
+
+    def test_pairs_on_and_off_the_first_runs_line(self):
+        first = [dict(record("a", 5, 10), after_pv=True), dict(record("a", 6, 12), after_pv=False),
+                 dict(record("a", 7, 12), after_pv=None)]
+        second = [record("b", 5, 11), record("b", 6, 15), record("b", 7, 20)]
+        self.assertEqual([r["positions"] for r in depths.paired(first, second)], [3])
+        self.assertEqual([r["mean_change"] for r in depths.paired(first, second, line=True)], [1])
+        self.assertEqual([r["mean_change"] for r in depths.paired(first, second, line=False)], [3])
+
     def replay(self, *args, engine=None):
         """PGN replayed by tools/match/fake_engine.py (or the `engine` command) at 0.01 s a move
         with `args`: the script's output and the searches it saved."""
@@ -118,6 +138,10 @@ class GameDepthsTest(unittest.TestCase):
         self.assertIn("fake: moves 21-40: 1 positions, depth median 1,", stdout)
         self.assertIn("fake: moves 41 on: 2 positions, depth median 1,", stdout)
         self.assertEqual([r["fullmove"] for r in saved], [40, 41, 42])
+        # The fake engine's PV is its one move: the game's first search has none before it, and
+        # later ones are off the line or too short to tell.
+        self.assertIsNone(saved[0]["after_pv"])
+        self.assertTrue(all(r["after_pv"] in (None, False) for r in saved[1:]))
         # Each search keeps its position and the move played, for bench/move-quality.py,
         # and the selective depth where the engine says one.
         for r in saved:
