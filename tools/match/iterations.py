@@ -21,8 +21,9 @@ not from a principal variation). Per engine this prints:
   after its first second (so that a GUI is not flooded), so only these windows compare it with an
   engine that reports every one;
 - by part of the game and by whether the opponent's reply was the expected one, the deepest depth
-  the searches completed: a search after an unexpected reply starts from a colder table, and the
-  sixty-seventh session found the GPU's depth falling twice as far there as 16 threads';
+  the searches completed and their time a move: a search after an unexpected reply starts from a
+  colder table, and the sixty-seventh session found the GPU's depth falling twice as far there
+  as 16 threads';
 - by part of the game, the time a move took (from the engine's clock at its next `go`) against
   its soft limit as Kogge's TimeManager sets it (sudden death planned as 30 moves; the engine's
   `Move Overhead` and `Slow Mover` as the log's `setoption` lines set them, else 30 ms and
@@ -344,17 +345,22 @@ def part_label(part: tuple[int, int]) -> str:
 
 def depth_part(searches: list[Search], part: tuple[int, int]) -> str:
     """Moves `part` of the game: for searches after the expected reply and after another, the mean
-    deepest completed depth and the share at SHALLOW_DEPTH or less (searches that completed a
-    depth)."""
+    deepest completed depth, the share at SHALLOW_DEPTH or less (searches that completed a depth)
+    and the mean time a move of those the clock times."""
     first, last = part
     cells = []
     for kind in ("expected", "not expected"):
-        depths = [d for s in searches
-                  if first <= s.number() <= last and reply(s) == kind and (d := deepest(s)) is not None]
+        mine = [s for s in searches
+                if first <= s.number() <= last and reply(s) == kind and deepest(s) is not None]
+        depths = [deepest(s) for s in mine]
         if depths:
             shallow = sum(d <= SHALLOW_DEPTH for d in depths)
+            # The time a move, where the engine's clock tells it: what a time rule that treats
+            # the two kinds of root differently moves between them.
+            used = [s.used_ms for s in mine if s.used_ms is not None]
+            time = f", {sum(used) / len(used) / 1000:.3f} s a move" if used else ""
             cells.append(f"{kind} {sum(depths) / len(depths):.2f}, at most {SHALLOW_DEPTH} "
-                         f"{share(shallow, len(depths))}")
+                         f"{share(shallow, len(depths))}{time}")
         else:
             cells.append(f"{kind} -")
     return f"{part_label(part)}: " + ", ".join(cells)

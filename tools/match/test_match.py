@@ -308,8 +308,9 @@ class IterationsTest(unittest.TestCase):
         self.assertEqual([iterations.deepest(s) for s in g], [6, 5, None])
         # The search after the expected reply completed depth 5; the one after another completed
         # none and is left out; the first (reply unknown) is in neither.
+        # Its clock went from 990 to 900 ms by the next search: 90 ms.
         self.assertIn("deepest completed depth by the reply before, moves 1-20: expected 5.00, at most 16 "
-                      "1/1 (100%), not expected -; 21-40: expected -, not expected -",
+                      "1/1 (100%), 0.090 s a move, not expected -; 21-40: expected -, not expected -",
                       iterations.report("g", g))
 
     def test_time_a_move_against_the_soft_limit(self):
