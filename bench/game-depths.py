@@ -143,12 +143,13 @@ def paired(first: list[dict], second: list[dict], line: bool | None = None) -> l
 def main() -> int:
     if len(sys.argv) == 4 and sys.argv[1] == "--paired":
         runs = load_runs(sys.argv[2:])
-        if not paired(*runs):
+        tables = [(label, paired(*runs, line=line)) for line, label in
+                  ((None, ""), (True, ", on the first run's expected line"), (False, ", off it"))]
+        if not tables[0][1]:
             print("no position searched in both runs", file=sys.stderr)
             return 1
-        for line, label in ((None, ""), (True, ", on the first run's expected line"),
-                            (False, ", off it")):
-            for row in paired(*runs, line=line):
+        for label, rows in tables:
+            for row in rows:
                 print(f"{row['part']}{label}: {row['positions']} positions, depth "
                       f"{row['mean_change']:+.2f} ± {row['half_width']:.2f}")
         return 0

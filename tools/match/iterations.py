@@ -350,14 +350,14 @@ def depth_part(searches: list[Search], part: tuple[int, int]) -> str:
     first, last = part
     cells = []
     for kind in ("expected", "not expected"):
-        mine = [s for s in searches
-                if first <= s.number() <= last and reply(s) == kind and deepest(s) is not None]
-        depths = [deepest(s) for s in mine]
+        mine = [(s, d) for s in searches
+                if first <= s.number() <= last and reply(s) == kind and (d := deepest(s)) is not None]
+        depths = [d for _, d in mine]
         if depths:
             shallow = sum(d <= SHALLOW_DEPTH for d in depths)
             # The time a move, where the engine's clock tells it: what a time rule that treats
             # the two kinds of root differently moves between them.
-            used = [s.used_ms for s in mine if s.used_ms is not None]
+            used = [s.used_ms for s, _ in mine if s.used_ms is not None]
             time = f", {sum(used) / len(used) / 1000:.3f} s a move" if used else ""
             cells.append(f"{kind} {sum(depths) / len(depths):.2f}, at most {SHALLOW_DEPTH} "
                          f"{share(shallow, len(depths))}{time}")
