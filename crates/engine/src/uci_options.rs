@@ -80,9 +80,9 @@ const OPTIONS: &[Spec] = &[
         },
     },
     // The clock's soft limit in percent: below 100 a search ends sooner once its share of the
-    // clock is spent, above 100 later (the hard limit stays). The GPU search's iterations are
-    // lumpier than the CPU's and overrun the soft limit more (docs/STRENGTH.md, sixty-sixth
-    // session); this lets a match try it lower.
+    // clock is spent, above 100 later (the hard limit stays). It scales each search's own limit:
+    // the GPU's is 75% of the CPU's (its iterations are lumpier and overran the shared limit
+    // more; `GPU_SOFT_LIMIT_PERCENT` in the GPU backend, docs/STRENGTH.md).
     Spec {
         name: "Slow Mover",
         kind: Kind::Spin {

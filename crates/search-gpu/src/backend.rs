@@ -33,6 +33,16 @@ const STABILITY_SCALE: [f64; SETTLED_ITERATIONS as usize + 1] = [2.0, 1.4, 1.1, 
 /// starts past about 0.45 of the limit mostly ends past it. A first guess, to be tuned in games.
 const CLOSING_FROM: f64 = 0.4;
 
+/// The GPU's soft limit in percent of the clock's (the shared [`TimeManager`]'s), before UCI
+/// `Slow Mover` scales it further. The GPU's iterations come in lumps (a depth takes 1.7 times the
+/// one before, median, the CPU's 1.5), so at the shared limit its moves took 1.7-1.8 times the
+/// soft limit in moves 1-40 where 16 threads' took 1.3-1.4, and the time went to the opening
+/// moves a game can least spare it for. At 75 its moves take 1.3-1.4 times the unscaled limit, as
+/// the CPU's, and it played the default (100) GPU against GPU at 3 s + 0.03 s 69/186/47 in 302
+/// games, +25 Elo [+1, +50], and 16 threads at 10 s + 0.1 s +3.7 points a game better, paired
+/// on the same openings (sixty-seventh and sixty-eighth sessions, docs/STRENGTH.md).
+const GPU_SOFT_LIMIT_PERCENT: u32 = 75;
+
 const INFINITE: Value = MATE + 1;
 const MATE_BOUND: Value = MATE - 2 * crate::layout::GPU_MAX_PLY as Value;
 
@@ -146,7 +156,8 @@ impl GpuBackend {
         self.cpu.set_move_overhead(overhead);
     }
 
-    /// The clock's soft limit in percent (UCI `Slow Mover`), for both searches.
+    /// The clock's soft limit in percent (UCI `Slow Mover`), for both searches: of the GPU's own
+    /// (`GPU_SOFT_LIMIT_PERCENT` of the shared limit) and of the CPU fallback's.
     pub fn set_slow_mover(&mut self, percent: u32) {
         self.slow_mover = percent;
         self.cpu.set_slow_mover(percent);
@@ -176,7 +187,7 @@ pub fn iterative_deepening(
     slow_mover: u32,
     multipv: usize,
 ) -> Result<SearchResult, GpuError> {
-    let time = TimeManager::new(limits, move_overhead, start).with_slow_mover(slow_mover);
+    let time = gpu_time_manager(limits, move_overhead, start, slow_mover);
     // Only the positions since the last capture or pawn move can repeat the root's
     // descendants: the rest would only fill the kernel's repetition filter (game_keys.rs).
     let window = position.board.halfmove_clock() as usize;
@@ -433,6 +444,19 @@ pub fn iterative_deepening(
     Ok(result)
 }
 
+/// The GPU search's clock: the shared time manager's limits, the soft one scaled by
+/// `GPU_SOFT_LIMIT_PERCENT` and by `slow_mover` (UCI `Slow Mover`, percent), the hard one as it
+/// is. A fixed time a move is used in full, as on the CPU.
+fn gpu_time_manager(
+    limits: &Limits,
+    move_overhead: Duration,
+    start: Instant,
+    slow_mover: u32,
+) -> TimeManager {
+    let percent = slow_mover.saturating_mul(GPU_SOFT_LIMIT_PERCENT) / 100;
+    TimeManager::new(limits, move_overhead, start).with_slow_mover(percent.max(1))
+}
+
 /// The deepest a helper searching ahead of an iteration (`DEEPER_HELPERS`) may search the root: a
 /// ply short of a depth asked for (`go depth`), which is then searched by an iteration of its
 /// own, every worker at it, after the one before; the search's last depth otherwise. A helper
@@ -640,6 +664,47 @@ mod tests {
         // On a clock, or without a limit, up to the search's last depth.
         let clock = Limits::default();
         assert_eq!(helpers_ahead_limit(&clock, MAX_GPU_DEPTH), MAX_GPU_DEPTH);
+    }
+
+    #[test]
+    fn the_gpu_stops_sooner_on_a_clock_and_uses_a_fixed_time_in_full() {
+        let start = Instant::now();
+        let overhead = Duration::from_millis(10);
+        let clock = Limits {
+            clock: Some(kogge_search::Clock {
+                time: Duration::from_millis(10_000),
+                increment: Duration::from_millis(100),
+                moves_to_go: None,
+            }),
+            ..Limits::default()
+        };
+        let shared = TimeManager::new(&clock, overhead, start);
+        let (soft, hard) = (shared.soft_limit().unwrap(), shared.hard_limit().unwrap());
+        let gpu = gpu_time_manager(&clock, overhead, start, 100);
+        assert_eq!(
+            gpu.soft_limit().unwrap(),
+            soft.mul_f64(f64::from(GPU_SOFT_LIMIT_PERCENT) / 100.0)
+        );
+        assert_eq!(gpu.hard_limit().unwrap(), hard);
+        // `Slow Mover` scales the GPU's own limit: 200 doubles it.
+        let slow = gpu_time_manager(&clock, overhead, start, 200);
+        assert_eq!(
+            slow.soft_limit().unwrap(),
+            soft.mul_f64(f64::from(2 * GPU_SOFT_LIMIT_PERCENT) / 100.0)
+                .min(hard)
+        );
+        // A fixed time a move: no soft limit ends the search, only the hard one (the time less
+        // the overhead), as on the CPU.
+        let fixed = gpu_time_manager(
+            &Limits::movetime(Duration::from_millis(2)),
+            Duration::ZERO,
+            Instant::now(),
+            100,
+        );
+        let control = SearchControl::new();
+        std::thread::sleep(Duration::from_millis(3));
+        assert!(!fixed.soft_limit_passed(&control, 0.5));
+        assert!(fixed.hard_limit_passed(&control));
     }
 
     #[test]
