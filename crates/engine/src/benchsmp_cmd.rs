@@ -14,7 +14,9 @@ use kogge_chess::Board;
 use kogge_chess::epd;
 use kogge_gpu::{BackendKind, choose, list_devices};
 use kogge_search::{GamePosition, Limits, SearchControl};
-use kogge_search_gpu::{Finisher, GpuSearch, GpuSearchOptions, ParallelMode, iterative_deepening};
+use kogge_search_gpu::{
+    ClockOptions, Finisher, GpuSearch, GpuSearchOptions, ParallelMode, iterative_deepening,
+};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
@@ -201,8 +203,7 @@ pub fn run(args: &BenchSmpArgs) -> Result<ExitCode> {
         &(),
         &legal,
         Instant::now(),
-        Duration::ZERO,
-        100,
+        ClockOptions::UNTIMED,
         1,
     )
     .context("GPU search")?;
@@ -233,8 +234,7 @@ pub fn run(args: &BenchSmpArgs) -> Result<ExitCode> {
                     &(),
                     &legal,
                     start,
-                    Duration::ZERO,
-                    100,
+                    ClockOptions::UNTIMED,
                     1,
                 )
                 .context("GPU search")?;

@@ -34,14 +34,14 @@ use kogge_search::{
 };
 use kogge_search_cpu::CpuSearch;
 use kogge_search_gpu::{
-    GpuEvaluator, GpuSearch, GpuSearchOptions, PlayoutOptions, compare_with_cpu,
+    ClockOptions, GpuEvaluator, GpuSearch, GpuSearchOptions, PlayoutOptions, compare_with_cpu,
     iterative_deepening, playouts,
 };
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// `--max-nodes` when not given: the whole selftest takes about 10 s with OpenCL on two CPU
 /// cores (PoCL), well under a minute on a busy machine. On a real GPU pass a large value.
@@ -535,8 +535,7 @@ fn search_cleared(
         &(),
         &legal,
         Instant::now(),
-        Duration::ZERO,
-        100,
+        ClockOptions::UNTIMED,
         1,
     )
     .with_context(|| format!("GPU search of {}", board.to_fen()))
@@ -589,8 +588,7 @@ fn check_root_moves(
             &sink,
             &legal,
             Instant::now(),
-            Duration::ZERO,
-            100,
+            ClockOptions::UNTIMED,
             ROOT_MOVE_LINES,
         )
         .with_context(|| format!("GPU search of {}", board.to_fen()))?;
@@ -669,6 +667,7 @@ fn compare_eval(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::time::Duration;
 
     #[test]
     fn a_missed_mate_is_searched_again_and_fails_only_when_every_search_misses() {

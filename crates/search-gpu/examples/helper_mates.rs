@@ -19,9 +19,11 @@ use kogge_chess::epd::parse_file;
 use kogge_gpu::Device;
 use kogge_search::{GamePosition, Limits, MATE, Report, SearchBackend, SearchControl};
 use kogge_search_cpu::CpuSearch;
-use kogge_search_gpu::{Finisher, GpuSearch, GpuSearchOptions, ParallelMode, iterative_deepening};
+use kogge_search_gpu::{
+    ClockOptions, Finisher, GpuSearch, GpuSearchOptions, ParallelMode, iterative_deepening,
+};
 use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// The depth of every search, CPU and GPU: mates in three (five plies) with room to spare, as
 /// `kogge selftest` checks them.
@@ -107,8 +109,7 @@ fn main() -> Result<()> {
                 &sink,
                 &legal,
                 Instant::now(),
-                Duration::ZERO,
-                100,
+                ClockOptions::UNTIMED,
                 1,
             )?;
             if got.value == *value {

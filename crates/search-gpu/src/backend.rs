@@ -43,6 +43,33 @@ const CLOSING_FROM: f64 = 0.4;
 /// on the same openings (sixty-seventh and sixty-eighth sessions, docs/STRENGTH.md).
 const GPU_SOFT_LIMIT_PERCENT: u32 = 75;
 
+/// The UCI options that shape the GPU search's clock.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ClockOptions {
+    /// UCI `Move Overhead`: time kept back each move for the link and the GUI.
+    pub move_overhead: Duration,
+    /// UCI `Slow Mover`: the GPU's soft limit in percent (see `GPU_SOFT_LIMIT_PERCENT`).
+    pub slow_mover: u32,
+}
+
+impl ClockOptions {
+    /// For searches to a depth or a node count, which no clock ends: no overhead, no scaling.
+    pub const UNTIMED: ClockOptions = ClockOptions {
+        move_overhead: Duration::ZERO,
+        slow_mover: 100,
+    };
+}
+
+impl Default for ClockOptions {
+    /// The UCI options' defaults.
+    fn default() -> ClockOptions {
+        ClockOptions {
+            move_overhead: Duration::from_millis(30),
+            slow_mover: 100,
+        }
+    }
+}
+
 const INFINITE: Value = MATE + 1;
 const MATE_BOUND: Value = MATE - 2 * crate::layout::GPU_MAX_PLY as Value;
 
@@ -56,9 +83,7 @@ pub struct GpuBackend {
     /// The table (MiB) the CPU search gets once the GPU's is gone. A table is written in full
     /// when made (up to 1 GiB of host memory here), so not while the GPU search serves.
     cpu_hash_mb: Option<usize>,
-    move_overhead: Duration,
-    /// UCI `Slow Mover` (percent of the clock's soft limit).
-    slow_mover: u32,
+    clock: ClockOptions,
     /// Said at the next search: why the GPU is not used.
     note: Option<String>,
     multipv: usize,
@@ -78,8 +103,7 @@ impl GpuBackend {
             cpu: CpuSearch::new(1, cpu_threads.max(1)),
             cpu_hash_mb: Some(options.hash_mb.clamp(1, 1024)),
             options,
-            move_overhead: Duration::from_millis(30),
-            slow_mover: 100,
+            clock: ClockOptions::default(),
             note: None,
             multipv: 1,
         };
@@ -152,14 +176,14 @@ impl GpuBackend {
     }
 
     pub fn set_move_overhead(&mut self, overhead: Duration) {
-        self.move_overhead = overhead;
+        self.clock.move_overhead = overhead;
         self.cpu.set_move_overhead(overhead);
     }
 
     /// The clock's soft limit in percent (UCI `Slow Mover`), for both searches: of the GPU's own
     /// (`GPU_SOFT_LIMIT_PERCENT` of the shared limit) and of the CPU fallback's.
     pub fn set_slow_mover(&mut self, percent: u32) {
-        self.slow_mover = percent;
+        self.clock.slow_mover = percent;
         self.cpu.set_slow_mover(percent);
     }
 
@@ -183,11 +207,10 @@ pub fn iterative_deepening(
     sink: &dyn InfoSink,
     legal: &[Move],
     start: Instant,
-    move_overhead: Duration,
-    slow_mover: u32,
+    clock: ClockOptions,
     multipv: usize,
 ) -> Result<SearchResult, GpuError> {
-    let time = gpu_time_manager(limits, move_overhead, start, slow_mover);
+    let time = gpu_time_manager(limits, start, clock);
     // Only the positions since the last capture or pawn move can repeat the root's
     // descendants: the rest would only fill the kernel's repetition filter (game_keys.rs).
     let window = position.board.halfmove_clock() as usize;
@@ -445,16 +468,11 @@ pub fn iterative_deepening(
 }
 
 /// The GPU search's clock: the shared time manager's limits, the soft one scaled by
-/// `GPU_SOFT_LIMIT_PERCENT` and by `slow_mover` (UCI `Slow Mover`, percent), the hard one as it
-/// is. A fixed time a move is used in full, as on the CPU.
-fn gpu_time_manager(
-    limits: &Limits,
-    move_overhead: Duration,
-    start: Instant,
-    slow_mover: u32,
-) -> TimeManager {
-    let percent = slow_mover.saturating_mul(GPU_SOFT_LIMIT_PERCENT) / 100;
-    TimeManager::new(limits, move_overhead, start).with_slow_mover(percent.max(1))
+/// `GPU_SOFT_LIMIT_PERCENT` and by `Slow Mover`, the hard one as it is. A fixed time a move is
+/// used in full, as on the CPU.
+fn gpu_time_manager(limits: &Limits, start: Instant, clock: ClockOptions) -> TimeManager {
+    let percent = clock.slow_mover.saturating_mul(GPU_SOFT_LIMIT_PERCENT) / 100;
+    TimeManager::new(limits, clock.move_overhead, start).with_slow_mover(percent.max(1))
 }
 
 /// The deepest a helper searching ahead of an iteration (`DEEPER_HELPERS`) may search the root: a
@@ -603,8 +621,7 @@ impl SearchBackend for GpuBackend {
             sink,
             &legal,
             start,
-            self.move_overhead,
-            self.slow_mover,
+            self.clock,
             self.multipv,
         ) {
             Ok(result) => result,
@@ -680,14 +697,25 @@ mod tests {
         };
         let shared = TimeManager::new(&clock, overhead, start);
         let (soft, hard) = (shared.soft_limit().unwrap(), shared.hard_limit().unwrap());
-        let gpu = gpu_time_manager(&clock, overhead, start, 100);
+        let options = ClockOptions {
+            move_overhead: overhead,
+            slow_mover: 100,
+        };
+        let gpu = gpu_time_manager(&clock, start, options);
         assert_eq!(
             gpu.soft_limit().unwrap(),
             soft.mul_f64(f64::from(GPU_SOFT_LIMIT_PERCENT) / 100.0)
         );
         assert_eq!(gpu.hard_limit().unwrap(), hard);
         // `Slow Mover` scales the GPU's own limit: 200 doubles it.
-        let slow = gpu_time_manager(&clock, overhead, start, 200);
+        let slow = gpu_time_manager(
+            &clock,
+            start,
+            ClockOptions {
+                slow_mover: 200,
+                ..options
+            },
+        );
         assert_eq!(
             slow.soft_limit().unwrap(),
             soft.mul_f64(f64::from(2 * GPU_SOFT_LIMIT_PERCENT) / 100.0)
@@ -697,9 +725,8 @@ mod tests {
         // the overhead), as on the CPU.
         let fixed = gpu_time_manager(
             &Limits::movetime(Duration::from_millis(2)),
-            Duration::ZERO,
             Instant::now(),
-            100,
+            ClockOptions::UNTIMED,
         );
         let control = SearchControl::new();
         std::thread::sleep(Duration::from_millis(3));

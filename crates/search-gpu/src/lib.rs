@@ -15,7 +15,7 @@ pub mod line_table;
 pub mod playouts;
 mod tables_source;
 
-pub use backend::{GpuBackend, iterative_deepening};
+pub use backend::{ClockOptions, GpuBackend, iterative_deepening};
 pub use cpu_check::{EvalMismatch, compare_with_cpu};
 pub use driver::{
     CyclePart, GpuSearch, GpuSearchOptions, Iteration, NodeCounts, Outcome, TableEntry,

@@ -6,7 +6,7 @@ mod common;
 use common::{board, open_all_finishing};
 use kogge_chess::Board;
 use kogge_search_gpu::driver::Outcome;
-use kogge_search_gpu::{Finisher, GpuSearch, GpuSearchOptions, ParallelMode};
+use kogge_search_gpu::{ClockOptions, Finisher, GpuSearch, GpuSearchOptions, ParallelMode};
 
 fn open_all(workers: usize) -> Vec<GpuSearch> {
     open_all_with(workers, ParallelMode::Lazy)
@@ -422,7 +422,7 @@ fn deepen(
 ) -> (kogge_search::SearchResult, Vec<kogge_search::Info>) {
     use kogge_search::{Report, SearchControl};
     use std::sync::Mutex;
-    use std::time::{Duration, Instant};
+    use std::time::Instant;
     let legal: Vec<_> = position.board.legal_moves().iter().copied().collect();
     let lines = Mutex::new(Vec::new());
     let sink = |r: Report| {
@@ -438,8 +438,7 @@ fn deepen(
         &sink,
         &legal,
         Instant::now(),
-        Duration::ZERO,
-        100,
+        ClockOptions::UNTIMED,
         1,
     )
     .unwrap();
