@@ -12,6 +12,13 @@ the game's history that a repetition test reads is long or short (fifty-second s
     bench/replay-time.py base.json new.json
 
 Each run's first search is left out: it includes the kernel's build.
+
+The searches are also split by whether the first run reached the position on the principal
+variation of its search before (`after_pv`, recorded by game-depths.py) or off it, where the
+root's table entry is most likely a bound over a cold tree. Two runs that differ in the number of
+workers (`--option NAME:Workers=N`) then give the parallel search's speedup at warm and at cold
+roots of real games: the sixty-seventh and sixty-eighth sessions found the GPU search's depth
+falling short of 16 threads' mostly after a reply it did not expect.
 """
 
 from __future__ import annotations
@@ -70,6 +77,10 @@ def main(argv: list[str]) -> int:
         band = [(a, b) for a, b in pairs if lo <= halfmove(a) <= hi]
         if band:
             rows.append((f"fifty-move count {lo}-{hi}", change(band)))
+    for line, name in ((True, "on the expected line"), (False, "off it")):
+        some = [(a, b) for a, b in pairs if a.get("after_pv") is line]
+        if some:
+            rows.append((name, change(some)))
     print(f"{'searches':<26} {'n':>5} {'first s':>9} {'total':>8} {'a search':>9} {'95%':>6}")
     for name, row in rows:
         print(f"{name:<26} {row['searches']:>5} {row['seconds']:>9.2f} {row['total']:>+7.1f}% "

@@ -14,9 +14,9 @@ replay = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(replay)
 
 
-def search(fullmove, halfmove, seconds, nodes=1000, side="w"):
+def search(fullmove, halfmove, seconds, nodes=1000, side="w", after_pv=None):
     return {"engine": "e", "game": 0, "fullmove": fullmove, "nodes": nodes, "seconds": seconds,
-            "fen": f"8/8/8/4k3/8/8/4P3/4K3 {side} - - {halfmove} {fullmove}"}
+            "fen": f"8/8/8/4k3/8/8/4P3/4K3 {side} - - {halfmove} {fullmove}", "after_pv": after_pv}
 
 
 def run_main(first, second):
@@ -53,6 +53,20 @@ class ReplayTimeTest(unittest.TestCase):
         self.assertIn("-25.0%", lines["all"])
         self.assertIn("+0.0%", lines["fifty-move count 0-9"])
         self.assertIn("-50.0%", lines["fifty-move count 30-100"])
+
+    def test_the_change_on_and_off_the_first_runs_expected_line(self):
+        # The second run's own after_pv does not count: the first run's does.
+        first = [search(40, 0, 5.0), search(41, 0, 1.0, after_pv=True), search(42, 0, 1.0, after_pv=False),
+                 search(43, 0, 1.0, after_pv=False), search(44, 0, 1.0)]
+        second = [search(40, 0, 5.0), search(41, 0, 0.25, after_pv=False), search(42, 0, 0.5),
+                  search(43, 0, 0.5, after_pv=True), search(44, 0, 1.0)]
+        _, text = run_main(first, second)
+        lines = {line.split("  ")[0].strip(): line for line in text.splitlines()}
+        self.assertIn("-75.0%", lines["on the expected line"])
+        self.assertIn("-50.0%", lines["off it"])
+        self.assertTrue(lines["off it"].split()[2] == "2")
+        # A search without after_pv is in neither row.
+        self.assertEqual(sum(1 for k in lines if k in ("on the expected line", "off it")), 2)
 
     def test_different_trees_are_said(self):
         first = [search(40, 0, 1.0), search(41, 0, 1.0, nodes=10)]
