@@ -27,7 +27,10 @@ not from a principal variation). Per engine this prints:
 - by part of the game, the time a move took (from the engine's clock at its next `go`) against
   its soft limit as Kogge's TimeManager sets it (sudden death planned as 30 moves; the engine's
   `Move Overhead` and `Slow Mover` as the log's `setoption` lines set them, else 30 ms and
-  100), so that a GPU search that overruns its limit more than the CPU's shows.
+  100), so that a GPU search that overruns its limit more than the CPU's shows. The limit is
+  the shared one for every engine: the GPU search's own is 75% of it (`GPU_SOFT_LIMIT_PERCENT`,
+  from the sixty-eighth session on), so its ratio compares with the CPU's as it is, and is 4/3
+  of the ratio against its own limit.
 
     python3 tools/match/iterations.py uci.txt [more.txt ...] [--name kogge-cpu-16:Threads=16]
 
