@@ -11,7 +11,8 @@ use crate::perft_backend::BackendChoice;
 use crate::session::Backend;
 use kogge_gpu::{BackendKind, DeviceInfo, choose, list_devices};
 use kogge_search::{
-    GamePosition, InfoSink, Limits, Report, SearchBackend, SearchControl, SearchResult,
+    DEFAULT_MOVE_OVERHEAD, DEFAULT_SLOW_MOVER, GamePosition, InfoSink, Limits, Report,
+    SearchBackend, SearchControl, SearchResult,
 };
 use kogge_search_cpu::CpuSearch;
 use kogge_search_gpu::{Finisher, GpuBackend, GpuSearchOptions, ParallelMode};
@@ -80,8 +81,8 @@ impl EngineBackend {
             hash_mb,
             threads,
             multipv: 1,
-            move_overhead: Duration::from_millis(30),
-            slow_mover: 100,
+            move_overhead: DEFAULT_MOVE_OVERHEAD,
+            slow_mover: DEFAULT_SLOW_MOVER,
             active: Active::Cpu(CpuSearch::new(hash_mb, threads)),
             opening: None,
             note: None,

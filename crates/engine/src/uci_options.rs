@@ -4,6 +4,7 @@
 
 use crate::perft_backend::BackendChoice;
 use anyhow::{Result, bail};
+use kogge_search::{DEFAULT_MOVE_OVERHEAD, DEFAULT_SLOW_MOVER};
 use kogge_search_cpu::{MAX_HASH_MB, MAX_THREADS};
 use kogge_search_gpu::{Finisher, ParallelMode};
 use std::time::Duration;
@@ -13,7 +14,7 @@ pub const MAX_MULTIPV: i64 = 256;
 /// The largest `Move Overhead`, in milliseconds: five seconds covers any network.
 pub const MAX_MOVE_OVERHEAD_MS: i64 = 5000;
 pub const DEFAULT_HASH_MB: i64 = 16;
-pub const DEFAULT_MOVE_OVERHEAD_MS: i64 = 30;
+pub const DEFAULT_MOVE_OVERHEAD_MS: i64 = DEFAULT_MOVE_OVERHEAD.as_millis() as i64;
 /// `Slow Mover`'s range, in percent of the soft limit.
 pub const MIN_SLOW_MOVER: i64 = 10;
 pub const MAX_SLOW_MOVER: i64 = 1000;
@@ -86,7 +87,7 @@ const OPTIONS: &[Spec] = &[
     Spec {
         name: "Slow Mover",
         kind: Kind::Spin {
-            default: 100,
+            default: DEFAULT_SLOW_MOVER as i64,
             min: MIN_SLOW_MOVER,
             max: MAX_SLOW_MOVER,
         },

@@ -20,7 +20,8 @@ pub use see::{SEE_VALUE, see_ge};
 
 use kogge_chess::Move;
 use kogge_search::{
-    GamePosition, InfoSink, Limits, SearchBackend, SearchControl, SearchResult, TimeManager,
+    DEFAULT_MOVE_OVERHEAD, DEFAULT_SLOW_MOVER, GamePosition, InfoSink, Limits, SearchBackend,
+    SearchControl, SearchResult, TimeManager,
 };
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -59,8 +60,8 @@ impl CpuSearch {
             tt: TranspositionTable::new(hash_mb.clamp(1, MAX_HASH_MB)),
             threads: Vec::new(),
             multipv: 1,
-            move_overhead: Duration::from_millis(30),
-            slow_mover: 100,
+            move_overhead: DEFAULT_MOVE_OVERHEAD,
+            slow_mover: DEFAULT_SLOW_MOVER,
             hash_note: None,
         };
         s.set_threads(threads);

@@ -9,8 +9,8 @@ use crate::layout::{Finisher, ParallelMode};
 use kogge_chess::Move;
 use kogge_gpu::{DeviceInfo, GpuError};
 use kogge_search::{
-    Bound, GamePosition, Info, InfoSink, Limits, MATE, Report, SearchBackend, SearchControl,
-    SearchResult, TimeManager, Value,
+    Bound, DEFAULT_MOVE_OVERHEAD, DEFAULT_SLOW_MOVER, GamePosition, Info, InfoSink, Limits, MATE,
+    Report, SearchBackend, SearchControl, SearchResult, TimeManager, Value,
 };
 use kogge_search_cpu::CpuSearch;
 use kogge_search_cpu::params::{ASPIRATION_MIN_DEPTH, ASPIRATION_WINDOW};
@@ -56,7 +56,7 @@ impl ClockOptions {
     /// For searches to a depth or a node count, which no clock ends: no overhead, no scaling.
     pub const UNTIMED: ClockOptions = ClockOptions {
         move_overhead: Duration::ZERO,
-        slow_mover: 100,
+        slow_mover: DEFAULT_SLOW_MOVER,
     };
 }
 
@@ -64,8 +64,8 @@ impl Default for ClockOptions {
     /// The UCI options' defaults.
     fn default() -> ClockOptions {
         ClockOptions {
-            move_overhead: Duration::from_millis(30),
-            slow_mover: 100,
+            move_overhead: DEFAULT_MOVE_OVERHEAD,
+            slow_mover: DEFAULT_SLOW_MOVER,
         }
     }
 }
@@ -471,8 +471,8 @@ pub fn iterative_deepening(
 /// `GPU_SOFT_LIMIT_PERCENT` and by `Slow Mover`, the hard one as it is. A fixed time a move is
 /// used in full, as on the CPU.
 fn gpu_time_manager(limits: &Limits, start: Instant, clock: ClockOptions) -> TimeManager {
-    let percent = clock.slow_mover.saturating_mul(GPU_SOFT_LIMIT_PERCENT) / 100;
-    TimeManager::new(limits, clock.move_overhead, start).with_slow_mover(percent.max(1))
+    let scale = f64::from(clock.slow_mover) / 100.0 * f64::from(GPU_SOFT_LIMIT_PERCENT) / 100.0;
+    TimeManager::new(limits, clock.move_overhead, start).with_soft_scale(scale)
 }
 
 /// The deepest a helper searching ahead of an iteration (`DEEPER_HELPERS`) may search the root: a
@@ -720,6 +720,19 @@ mod tests {
             slow.soft_limit().unwrap(),
             soft.mul_f64(f64::from(2 * GPU_SOFT_LIMIT_PERCENT) / 100.0)
                 .min(hard)
+        );
+        // Not rounded to a whole percent: `Slow Mover` 33 is 24.75% of the shared limit, not 24%.
+        let odd = gpu_time_manager(
+            &clock,
+            start,
+            ClockOptions {
+                slow_mover: 33,
+                ..options
+            },
+        );
+        assert_eq!(
+            odd.soft_limit().unwrap(),
+            soft.mul_f64(33.0 / 100.0 * f64::from(GPU_SOFT_LIMIT_PERCENT) / 100.0)
         );
         // A fixed time a move: no soft limit ends the search, only the hard one (the time less
         // the overhead), as on the CPU.

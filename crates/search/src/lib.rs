@@ -15,5 +15,5 @@ pub use backend::{GamePosition, SearchBackend, SearchResult};
 pub use control::SearchControl;
 pub use limits::{Clock, Limits};
 pub use report::{Bound, Info, InfoSink, Report, nodes_per_second};
-pub use timeman::TimeManager;
+pub use timeman::{DEFAULT_MOVE_OVERHEAD, DEFAULT_SLOW_MOVER, TimeManager};
 pub use value::{DisplayValue, MATE, MAX_PLY, Value, mate_in, mated_in};

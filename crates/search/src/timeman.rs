@@ -18,6 +18,12 @@ const SUDDEN_DEATH_MOVES: u32 = 30;
 /// Never plan for more than this many moves, whatever `movestogo` says.
 const MAX_MOVES_TO_GO: u32 = 50;
 
+/// UCI `Move Overhead`'s default: the time kept back each move for the link and the GUI, the
+/// same for every backend.
+pub const DEFAULT_MOVE_OVERHEAD: Duration = Duration::from_millis(30);
+/// UCI `Slow Mover`'s default, in percent: the soft limit as the time manager sets it.
+pub const DEFAULT_SLOW_MOVER: u32 = 100;
+
 #[derive(Clone, Debug)]
 pub struct TimeManager {
     start: Instant,
@@ -72,9 +78,19 @@ impl TimeManager {
     /// The soft limit scaled by `percent` (UCI `Slow Mover`; 100 leaves it as it is), never past
     /// the hard limit, which stays: below 100 the search ends sooner once a clock's time per
     /// move is spent, above 100 later. A fixed time per move is used in full either way.
-    pub fn with_slow_mover(mut self, percent: u32) -> TimeManager {
-        if let Some(soft) = self.soft.filter(|_| percent != 100) {
-            let scaled = soft.mul_f64(f64::from(percent) / 100.0);
+    pub fn with_slow_mover(self, percent: u32) -> TimeManager {
+        if percent == 100 {
+            return self;
+        }
+        self.with_soft_scale(f64::from(percent) / 100.0)
+    }
+
+    /// The soft limit times `scale` (positive), never past the hard limit: `with_slow_mover`
+    /// for a backend whose own share of the soft limit is not a whole percent of it (the GPU's
+    /// 75% of `Slow Mover`'s, unrounded).
+    pub fn with_soft_scale(mut self, scale: f64) -> TimeManager {
+        if let Some(soft) = self.soft {
+            let scaled = soft.mul_f64(scale.max(0.0));
             self.soft = Some(self.hard.map_or(scaled, |h| scaled.min(h)));
         }
         self
@@ -221,6 +237,22 @@ mod tests {
         };
         let none = TimeManager::new(&infinite, Duration::ZERO, Instant::now()).with_slow_mover(50);
         assert!(none.soft_limit().is_none());
+    }
+
+    #[test]
+    fn a_soft_scale_is_not_rounded_to_a_percent() {
+        let l = clock(60_000, 0, None);
+        let tm = || TimeManager::new(&l, Duration::from_millis(30), Instant::now());
+        let (soft, hard) = (tm().soft_limit().unwrap(), tm().hard_limit().unwrap());
+        // 33% of 75%: 24.75%, where whole percents gave 24.
+        let scaled = tm().with_soft_scale(0.33 * 0.75).soft_limit().unwrap();
+        assert_eq!(scaled, soft.mul_f64(0.33 * 0.75));
+        assert!(scaled > soft.mul_f64(0.24));
+        assert_eq!(tm().with_soft_scale(10.0).soft_limit().unwrap(), hard);
+        assert_eq!(
+            tm().with_slow_mover(75).soft_limit().unwrap(),
+            tm().with_soft_scale(0.75).soft_limit().unwrap()
+        );
     }
 
     #[test]
