@@ -12,6 +12,7 @@ use clap::Args;
 use kogge_chess::Board;
 use kogge_search::{GamePosition, Limits, MAX_PLY, SearchBackend, SearchControl};
 use kogge_search_cpu::CpuSearch;
+use kogge_search_cpu::span::{GPU_SPLIT_MIN_DEPTH, IterationSpan};
 use std::io::{self, Write};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -241,6 +242,33 @@ pub struct BenchArgs {
     /// Search depth in plies for every position.
     #[arg(value_parser = parse_bench_depth, default_value_t = DEFAULT_DEPTH)]
     pub depth: u32,
+
+    /// Only the first N positions (`kogge benchsmp --positions bench --count N` takes the same).
+    #[arg(long, value_name = "N", value_parser = parse_count)]
+    pub count: Option<usize>,
+
+    /// Also measure the tree's span under Young Brothers Wait: the critical path with unlimited
+    /// workers, and nodes over span, the workers a split search could keep busy, by iteration.
+    /// The node count is unchanged.
+    #[arg(long)]
+    pub span: bool,
+
+    /// With --span: the least depth at which a node may split (the GPU's YBWC: 2).
+    #[arg(
+        long,
+        value_name = "PLIES",
+        requires = "span",
+        default_value_t = GPU_SPLIT_MIN_DEPTH,
+        value_parser = clap::value_parser!(i32).range(1..=MAX_DEPTH as i64)
+    )]
+    pub split_min_depth: i32,
+}
+
+fn parse_count(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(n) if (1..=POSITIONS.len()).contains(&n) => Ok(n),
+        _ => Err(format!("expected a count from 1 to {}", POSITIONS.len())),
+    }
 }
 
 /// What one bench run searched, all positions together.
@@ -261,8 +289,74 @@ impl BenchTotals {
 
 pub fn run(args: &BenchArgs) -> Result<ExitCode> {
     let mut out = io::stdout().lock();
-    run_bench(Some(args.depth), &mut out)?;
+    let options = BenchOptions {
+        count: args.count.unwrap_or(POSITIONS.len()),
+        span_min_depth: args.span.then_some(args.split_min_depth),
+    };
+    let (_, spans) = run_bench_with(Some(args.depth), &options, &mut out)?;
+    if args.span {
+        write_span_table(&spans, args.split_min_depth, &mut out)?;
+    }
     Ok(ExitCode::SUCCESS)
+}
+
+/// What `kogge bench` searches besides the depth.
+pub struct BenchOptions {
+    /// The first `count` positions of [`POSITIONS`].
+    pub count: usize,
+    /// Measure the span, splitting from this depth (`kogge_search_cpu::span`).
+    pub span_min_depth: Option<i32>,
+}
+
+/// The span table: each iteration depth's nodes and span summed over the positions, their
+/// ratio, and the quiescence search's share of each; then all iterations together (each a
+/// barrier, as the GPU's host makes them).
+fn write_span_table(
+    spans: &[IterationSpan],
+    min_split_depth: i32,
+    out: &mut dyn Write,
+) -> Result<()> {
+    writeln!(
+        out,
+        "Young Brothers Wait, nodes split from depth {min_split_depth}, unlimited workers:"
+    )?;
+    writeln!(
+        out,
+        "{:>6} {:>14} {:>12} {:>11} {:>9} {:>8} {:>12}",
+        "depth", "nodes", "span", "nodes/span", "qs nodes", "qs span", "span chains"
+    )?;
+    let percent = |part: u64, all: u64| 100.0 * part as f64 / all.max(1) as f64;
+    let row = |label: String, r: &IterationSpan, out: &mut dyn Write| {
+        writeln!(
+            out,
+            "{:>6} {:>14} {:>12} {:>11.1} {:>8.1}% {:>7.1}% {:>12}",
+            label,
+            r.work.nodes,
+            r.span.nodes,
+            r.parallelism(),
+            percent(r.work.quiescence, r.work.nodes),
+            percent(r.span.quiescence, r.span.nodes),
+            r.span.chains
+        )
+    };
+    let deepest = spans.iter().map(|s| s.depth).max().unwrap_or(0);
+    let mut total = IterationSpan::default();
+    for depth in 1..=deepest {
+        let mut sum = IterationSpan {
+            depth,
+            ..IterationSpan::default()
+        };
+        for s in spans.iter().filter(|s| s.depth == depth) {
+            sum.work += s.work;
+            sum.span += s.span;
+        }
+        total.work += sum.work;
+        total.span += sum.span;
+        row(depth.to_string(), &sum, out)?;
+    }
+    row("all".to_string(), &total, out)?;
+    out.flush()?;
+    Ok(())
 }
 
 fn parse_bench_depth(text: &str) -> Result<u32, String> {
@@ -283,17 +377,34 @@ fn parse_bench_depth(text: &str) -> Result<u32, String> {
 /// 9876543 nodes 2285707 nps
 /// ```
 pub fn run_bench(depth: Option<u32>, out: &mut dyn Write) -> Result<BenchTotals> {
+    let options = BenchOptions {
+        count: POSITIONS.len(),
+        span_min_depth: None,
+    };
+    Ok(run_bench_with(depth, &options, out)?.0)
+}
+
+/// [`run_bench`] over the first `options.count` positions, with the span of every iteration of
+/// every position where `options` asks for it.
+pub fn run_bench_with(
+    depth: Option<u32>,
+    options: &BenchOptions,
+    out: &mut dyn Write,
+) -> Result<(BenchTotals, Vec<IterationSpan>)> {
     let depth = depth.unwrap_or(DEFAULT_DEPTH);
     if !(1..=MAX_DEPTH).contains(&depth) {
         bail!("bench depth {depth} is outside 1 to {MAX_DEPTH}");
     }
     let mut search = CpuSearch::new(HASH_MB, 1);
+    search.measure_span(options.span_min_depth);
+    let mut spans = Vec::new();
+    let positions = &POSITIONS[..options.count.clamp(1, POSITIONS.len())];
     let control = SearchControl::new();
     let limits = Limits::depth(depth);
     let mut nodes = 0u64;
     let mut elapsed = Duration::ZERO;
     let mut err = io::stderr().lock();
-    for (i, &(fen, name)) in POSITIONS.iter().enumerate() {
+    for (i, &(fen, name)) in positions.iter().enumerate() {
         // The list is checked by the tests; a broken entry here is a bug, not bad input, but
         // it still deserves an error rather than a panic inside a UCI session.
         let board = Board::from_fen(fen)
@@ -307,13 +418,23 @@ pub fn run_bench(depth: Option<u32>, out: &mut dyn Write) -> Result<BenchTotals>
         let result = search.search(&GamePosition::new(board), &limits, &control, &());
         elapsed += start.elapsed();
         nodes += result.nodes;
+        let span: u64 = search.last_span().iter().map(|s| s.span.nodes).sum();
+        spans.extend_from_slice(search.last_span());
+        let span_note = if options.span_min_depth.is_some() {
+            format!(
+                "  span {span:>9} ({:.1} workers)",
+                result.nodes as f64 / span.max(1) as f64
+            )
+        } else {
+            String::new()
+        };
         // Progress for people; stderr, so that stdout stays the totals. A closed stderr must
         // not end the bench.
         let _ = writeln!(
             err,
-            "position {:>2}/{}: {:>10} nodes  {name}",
+            "position {:>2}/{}: {:>10} nodes{span_note}  {name}",
             i + 1,
-            POSITIONS.len(),
+            positions.len(),
             result.nodes
         );
     }
@@ -324,7 +445,7 @@ pub fn run_bench(depth: Option<u32>, out: &mut dyn Write) -> Result<BenchTotals>
     writeln!(out, "Nodes/second    : {}", totals.nps())?;
     writeln!(out, "{nodes} nodes {} nps", totals.nps())?;
     out.flush()?;
-    Ok(totals)
+    Ok((totals, spans))
 }
 
 #[cfg(test)]

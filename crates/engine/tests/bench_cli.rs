@@ -49,3 +49,54 @@ fn bad_depth_is_bad_input() {
         assert!(stdout(&out).is_empty());
     }
 }
+
+/// The node count on `Nodes searched` of a bench's stdout.
+fn nodes_searched(text: &str) -> u64 {
+    text.lines()
+        .find_map(|l| l.strip_prefix("Nodes searched  : "))
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("a node count: {text}"))
+}
+
+#[test]
+fn the_span_table_leaves_the_count_alone_and_adds_up() {
+    let plain = kogge(&["bench", "6", "--count", "3"]);
+    assert!(plain.status.success(), "stderr: {}", stderr(&plain));
+    let out = kogge(&["bench", "6", "--count", "3", "--span"]);
+    assert!(out.status.success(), "stderr: {}", stderr(&out));
+    let text = stdout(&out);
+    let nodes = nodes_searched(&text);
+    assert_eq!(nodes, nodes_searched(&stdout(&plain)));
+    assert!(stderr(&out).contains("position  3/3:"), "{}", stderr(&out));
+    assert!(!stderr(&out).contains("position  4/"), "{}", stderr(&out));
+    assert!(text.contains("nodes split from depth 2"), "{text}");
+    // One row per iteration, then `all`, whose nodes are the bench's and whose span is the
+    // rows' sum and no more than its nodes.
+    let rows: Vec<Vec<&str>> = text
+        .lines()
+        .skip_while(|l| !l.trim_start().starts_with("depth"))
+        .skip(1)
+        .map(|l| l.split_whitespace().collect())
+        .collect();
+    assert_eq!(rows.len(), 7, "{text}");
+    let number = |s: &str| s.parse::<u64>().unwrap_or_else(|_| panic!("{s}: {text}"));
+    let all = &rows[6];
+    assert_eq!(all[0], "all");
+    assert_eq!(number(all[1]), nodes);
+    let span_sum: u64 = rows[..6].iter().map(|r| number(r[2])).sum();
+    assert_eq!(number(all[2]), span_sum);
+    assert!(span_sum > 0 && span_sum < nodes, "{text}");
+}
+
+#[test]
+fn span_options_are_checked() {
+    for args in [
+        &["bench", "3", "--count", "0"][..],
+        &["bench", "3", "--count", "999"],
+        &["bench", "3", "--split-min-depth", "3"],
+    ] {
+        let out = kogge(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(stdout(&out).is_empty(), "{args:?}");
+    }
+}

@@ -12,6 +12,7 @@ pub mod params;
 mod pvs;
 mod qsearch;
 mod see;
+pub mod span;
 mod tt;
 mod worker;
 
@@ -45,6 +46,11 @@ pub struct CpuSearch {
     slow_mover: u32,
     /// Said at the next search: the table could not have the size asked for.
     hash_note: Option<String>,
+    /// `kogge bench --span`: the least depth a split search splits at, where the main thread's
+    /// span is measured (`span.rs`).
+    span_min_depth: Option<i32>,
+    /// The last search's iterations as the span meter saw them.
+    last_span: Vec<span::IterationSpan>,
 }
 
 impl Default for CpuSearch {
@@ -63,6 +69,8 @@ impl CpuSearch {
             move_overhead: DEFAULT_MOVE_OVERHEAD,
             slow_mover: DEFAULT_SLOW_MOVER,
             hash_note: None,
+            span_min_depth: None,
+            last_span: Vec::new(),
         };
         s.set_threads(threads);
         s
@@ -82,6 +90,18 @@ impl CpuSearch {
     /// [`TimeManager::with_slow_mover`]).
     pub fn set_slow_mover(&mut self, percent: u32) {
         self.slow_mover = percent;
+    }
+
+    /// Measures the main thread's span as a split search splitting nodes of `min_split_depth`
+    /// plies or more would see it (`span.rs`), or stops measuring (`None`). The search itself
+    /// is unchanged.
+    pub fn measure_span(&mut self, min_split_depth: Option<i32>) {
+        self.span_min_depth = min_split_depth;
+    }
+
+    /// The last search's iterations, with their nodes and span, where the span was measured.
+    pub fn last_span(&self) -> &[span::IterationSpan] {
+        &self.last_span
     }
 }
 
@@ -128,6 +148,7 @@ impl SearchBackend for CpuSearch {
         sink: &dyn InfoSink,
     ) -> SearchResult {
         let start = Instant::now();
+        self.last_span.clear();
         let root = position.board;
         let legal: Vec<Move> = root.legal_moves().iter().copied().collect();
         if legal.is_empty() {
@@ -161,6 +182,7 @@ impl SearchBackend for CpuSearch {
         // the caller is on.
         let shared = &shared;
         let legal = &legal;
+        let span_min_depth = self.span_min_depth;
         let outcome = std::thread::scope(|scope| {
             let mut main = None;
             for (id, data) in self.threads.iter_mut().enumerate() {
@@ -170,15 +192,19 @@ impl SearchBackend for CpuSearch {
                     .stack_size(SEARCH_STACK_BYTES)
                     .spawn_scoped(scope, move || {
                         let mut w = Worker::new(id, shared, data, &position.history, sink);
+                        if id == 0 {
+                            w.span = span_min_depth.map(|d| Box::new(span::SpanMeter::new(d)));
+                        }
                         let result = w.iterate(&root, legal);
                         shared.nodes[id].0.store(w.nodes, Ordering::Relaxed);
+                        let spans = w.span.map(|m| m.iterations().to_vec()).unwrap_or_default();
                         if id == 0 {
                             // UCI: in an infinite or ponder search, the best move waits for
                             // `stop` (or `ponderhit`), even when the search itself is done.
                             control.wait_while_held(limits);
                             shared.stop.store(true, Ordering::Relaxed);
                         }
-                        result
+                        (result, spans)
                     });
                 match spawned {
                     Ok(handle) if id == 0 => main = Some(handle),
@@ -197,12 +223,16 @@ impl SearchBackend for CpuSearch {
             result
         });
         let (lines, depth) = match outcome {
-            Some(Ok(result)) => result,
+            Some(Ok((result, spans))) => {
+                self.last_span = spans;
+                result
+            }
             // The main thread could not start or died: answer with a legal move all the same.
             _ => {
                 sink.report(kogge_search::Report::Message(
                     "search thread failed".to_string(),
                 ));
+                self.last_span.clear();
                 (Vec::new(), 0)
             }
         };

@@ -6,6 +6,7 @@ use crate::history::{self, PieceTo};
 use crate::movepick::{MovePicker, OrderContext, is_noisy};
 use crate::params::*;
 use crate::see::{captured, see_ge};
+use crate::span::Tally;
 use crate::tt::TtBound;
 use crate::worker::{INFINITE, MATE_BOUND, Worker};
 use kogge_chess::{Board, Move, MoveList, PieceType};
@@ -36,7 +37,42 @@ impl Worker<'_, '_> {
         insufficient_material(board) || is_repetition(board, &self.keys, self.search_start)
     }
 
+    /// The alpha-beta search of one node, `depth` plies to go; with `kogge bench --span`, its
+    /// span measured around it (`span.rs`).
+    #[inline]
     pub fn search<const PV: bool>(
+        &mut self,
+        board: &Board,
+        alpha: Value,
+        beta: Value,
+        depth: i32,
+        ply: usize,
+        cut_node: bool,
+    ) -> Value {
+        if self.span.is_none() {
+            return self.search_node::<PV>(board, alpha, beta, depth, ply, cut_node);
+        }
+        let at = self.span_tally();
+        if let Some(meter) = self.span.as_deref_mut() {
+            meter.enter(at);
+        }
+        let value = self.search_node::<PV>(board, alpha, beta, depth, ply, cut_node);
+        let at = self.span_tally();
+        if let Some(meter) = self.span.as_deref_mut() {
+            meter.leave(at);
+        }
+        value
+    }
+
+    fn span_tally(&self) -> Tally {
+        Tally {
+            nodes: self.nodes,
+            quiescence: self.qs_nodes,
+            chains: 0,
+        }
+    }
+
+    fn search_node<const PV: bool>(
         &mut self,
         board: &Board,
         mut alpha: Value,
@@ -268,6 +304,10 @@ impl Worker<'_, '_> {
                 });
             }
 
+            if let Some(meter) = self.span.as_deref_mut() {
+                meter.next_move(searched, depth);
+            }
+
             // Step 12. Extensions: checks, within reason.
             let extension = (gives_check && ply < 2 * self.root_depth as usize) as i32;
             let new_depth = depth - 1 + extension;
@@ -320,6 +360,9 @@ impl Worker<'_, '_> {
                         }
                     }
                     if value >= beta {
+                        if let Some(meter) = self.span.as_deref_mut() {
+                            meter.cut();
+                        }
                         break;
                     }
                     alpha = value;

@@ -24,6 +24,7 @@ impl Worker<'_, '_> {
             self.seldepth = self.seldepth.max(ply + 1);
         }
         self.nodes += 1;
+        self.qs_nodes += 1;
         self.poll();
         if self.stopped {
             return 0;

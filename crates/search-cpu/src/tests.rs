@@ -210,3 +210,62 @@ fn a_fixed_movetime_is_used_in_full() {
         t.elapsed()
     );
 }
+
+/// A search to `depth` with the span meter on (splitting from `min_split_depth`) and its result
+/// without the meter.
+fn search_with_span(
+    fen: &str,
+    depth: u32,
+    min_split_depth: i32,
+) -> (SearchResult, SearchResult, Vec<span::IterationSpan>) {
+    let pos = GamePosition::new(Board::from_fen(fen).unwrap());
+    let mut plain = CpuSearch::new(16, 1);
+    let without = plain.search(&pos, &Limits::depth(depth), &SearchControl::new(), &());
+    let mut measured = CpuSearch::new(16, 1);
+    measured.measure_span(Some(min_split_depth));
+    let with = measured.search(&pos, &Limits::depth(depth), &SearchControl::new(), &());
+    (without, with, measured.last_span().to_vec())
+}
+
+#[test]
+fn the_span_meter_leaves_the_search_alone_and_accounts_for_every_node() {
+    let fen = "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4";
+    let (without, with, spans) = search_with_span(fen, 9, span::GPU_SPLIT_MIN_DEPTH);
+    assert_eq!(without, with, "the meter changed the search");
+    let depths: Vec<u32> = spans.iter().map(|s| s.depth).collect();
+    assert_eq!(depths, (1..=9).collect::<Vec<u32>>());
+    // One thread: every node is under some iteration's root.
+    assert_eq!(spans.iter().map(|s| s.work.nodes).sum::<u64>(), with.nodes);
+    for s in &spans {
+        assert!(s.span.nodes >= 1 && s.span.nodes <= s.work.nodes, "{s:?}");
+        assert!(s.span.quiescence <= s.span.nodes, "{s:?}");
+        assert!(s.span.quiescence <= s.work.quiescence, "{s:?}");
+        assert!(s.work.quiescence < s.work.nodes, "{s:?}");
+        assert!(s.span.chains <= s.work.chains, "{s:?}");
+    }
+    // Depth 1 splits nothing; the deepest iteration has nodes to share.
+    assert_eq!(spans[0].span, spans[0].work);
+    let last = spans.last().unwrap();
+    assert!(last.parallelism() > 2.0, "{last:?}");
+    assert!(last.span.chains > 0, "{last:?}");
+}
+
+#[test]
+fn a_search_that_never_splits_has_its_work_as_its_span() {
+    let (_, _, spans) = search_with_span(kogge_chess::STARTPOS_FEN, 8, i32::MAX);
+    assert_eq!(spans.len(), 8);
+    for s in &spans {
+        assert_eq!(s.span, s.work, "{s:?}");
+    }
+}
+
+#[test]
+fn splitting_shallower_nodes_shortens_the_span() {
+    let fen = kogge_chess::STARTPOS_FEN;
+    let (_, _, from_2) = search_with_span(fen, 9, 2);
+    let (_, _, from_5) = search_with_span(fen, 9, 5);
+    let (a, b) = (from_2.last().unwrap(), from_5.last().unwrap());
+    assert_eq!(a.work.nodes, b.work.nodes);
+    assert!(a.span.nodes < b.span.nodes, "{a:?} {b:?}");
+    assert!(a.work.chains > b.work.chains, "{a:?} {b:?}");
+}

@@ -3,6 +3,7 @@
 
 use crate::history::{History, PieceTo};
 use crate::params::*;
+use crate::span::SpanMeter;
 use crate::tt::TranspositionTable;
 use kogge_chess::{Board, Move};
 use kogge_search::{
@@ -81,6 +82,8 @@ pub struct Worker<'a, 'b> {
     pub shared: &'b Shared<'a>,
     pub history: &'b mut History,
     pub nodes: u64,
+    /// Of `nodes`, those of the quiescence search.
+    pub qs_nodes: u64,
     pub seldepth: usize,
     /// Keys of the game history then the search path, for repetitions.
     pub keys: Vec<u64>,
@@ -99,6 +102,8 @@ pub struct Worker<'a, 'b> {
     /// The value of the root move that last raised alpha: the first move of `pv[0]`.
     pub root_value: Value,
     pub sink: &'b dyn InfoSink,
+    /// `kogge bench --span`: the critical path of a split search over this thread's tree.
+    pub span: Option<Box<SpanMeter>>,
 }
 
 impl<'a, 'b> Worker<'a, 'b> {
@@ -120,6 +125,7 @@ impl<'a, 'b> Worker<'a, 'b> {
             shared,
             history: &mut data.history,
             nodes: 0,
+            qs_nodes: 0,
             seldepth: 0,
             keys: history_keys.to_vec(),
             search_start: history_keys.len(),
@@ -133,6 +139,7 @@ impl<'a, 'b> Worker<'a, 'b> {
             root_depth: 0,
             root_value: 0,
             sink,
+            span: None,
         }
     }
 
@@ -240,6 +247,9 @@ impl<'a, 'b> Worker<'a, 'b> {
                 break;
             }
             lines.sort_by_key(|l| std::cmp::Reverse(l.value));
+            if let Some(meter) = self.span.as_deref_mut() {
+                meter.end_iteration(depth);
+            }
             completed = lines;
             completed_depth = depth as u32;
 

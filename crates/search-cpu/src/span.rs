@@ -1,0 +1,298 @@
+//! The critical path of a Young Brothers Wait search: how many workers a tree could keep busy.
+//!
+//! YBWC (the GPU's `ybwc` mode, `search_split.h`) searches a node's first move alone, then hands
+//! the node's other moves to whichever workers are idle. With as many workers as it likes, the
+//! time such a search takes is its tree's *span*: the node itself, plus everything it searched
+//! before splitting (null move, razoring, its first move), plus the longest *chain* among its
+//! later moves (a move's reduced search, null-window search and re-search, one after the
+//! other), or, where a later move cut the node, that move's chain, since its cutoff stops the
+//! others. A node that may not split (quiescence, or fewer than `min_split_depth` plies to go)
+//! is one worker's: its span is its node count. The tree's nodes over its span is the number of
+//! workers YBWC can keep busy on it on average, however well it is implemented (with P workers
+//! a search takes at least max(work / P, span) node steps).
+//!
+//! The model is measured on the CPU's one-thread search, whose tree is the GPU's one worker's
+//! (the numbered steps of `pvs.rs` match `search.cl`): `kogge bench --span`. It ignores what a
+//! parallel search changes (the table filled in another order, windows raised by siblings) and
+//! what splitting costs; it is the ceiling the split search works under.
+
+/// The least depth at which the GPU's YBWC splits a node (`SPLIT_MIN_DEPTH` in search_split.h).
+pub const GPU_SPLIT_MIN_DEPTH: i32 = 2;
+
+/// Nodes, those of them in the quiescence search, and the chains started (each a later move
+/// handed to a helper: on the GPU a helper finding the split point and joining it).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    pub nodes: u64,
+    pub quiescence: u64,
+    pub chains: u64,
+}
+
+impl std::ops::Add for Tally {
+    type Output = Tally;
+    fn add(self, o: Tally) -> Tally {
+        Tally {
+            nodes: self.nodes + o.nodes,
+            quiescence: self.quiescence + o.quiescence,
+            chains: self.chains + o.chains,
+        }
+    }
+}
+
+impl std::ops::Sub for Tally {
+    type Output = Tally;
+    fn sub(self, o: Tally) -> Tally {
+        Tally {
+            nodes: self.nodes - o.nodes,
+            quiescence: self.quiescence - o.quiescence,
+            chains: self.chains - o.chains,
+        }
+    }
+}
+
+impl std::ops::AddAssign for Tally {
+    fn add_assign(&mut self, o: Tally) {
+        *self = *self + o;
+    }
+}
+
+/// One search iteration's work and span, over its aspiration windows (which run one after the
+/// other).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct IterationSpan {
+    pub depth: u32,
+    /// Every node searched.
+    pub work: Tally,
+    /// The nodes of the critical path.
+    pub span: Tally,
+}
+
+impl IterationSpan {
+    /// Nodes over span: the workers the iteration could keep busy on average.
+    pub fn parallelism(&self) -> f64 {
+        if self.span.nodes == 0 {
+            0.0
+        } else {
+            self.work.nodes as f64 / self.span.nodes as f64
+        }
+    }
+}
+
+/// A node of the search path being measured.
+#[derive(Clone, Copy, Debug, Default)]
+struct Frame {
+    /// The counts when the node was entered.
+    start: Tally,
+    /// Nodes of the subtree so far that are off its critical path.
+    off_path: Tally,
+    /// Whether the searches now reported belong to a later move's chain (the node has split).
+    in_chain: bool,
+    chain_work: Tally,
+    chain_span: Tally,
+    /// The longest chain of the node's later moves so far.
+    longest_chain: Tally,
+}
+
+impl Frame {
+    /// Ends the current later move's chain: its nodes are off the path, unless it is the
+    /// longest, whose span the node adds at the end. `cut`: the move cut the node, so its
+    /// chain is the one the node waits for.
+    fn close_chain(&mut self, cut: bool) {
+        if self.in_chain {
+            self.off_path += self.chain_work;
+            if cut || self.chain_span.nodes > self.longest_chain.nodes {
+                self.longest_chain = self.chain_span;
+            }
+            self.chain_work = Tally::default();
+            self.chain_span = Tally::default();
+            self.in_chain = false;
+        }
+    }
+}
+
+/// Measures the span of the search of one thread, iteration by iteration.
+#[derive(Clone, Debug)]
+pub struct SpanMeter {
+    min_split_depth: i32,
+    path: Vec<Frame>,
+    /// The root searches of the iteration in progress.
+    iteration: (Tally, Tally),
+    iterations: Vec<IterationSpan>,
+    /// Chains started so far.
+    chains: u64,
+}
+
+impl SpanMeter {
+    /// A meter for a split search that splits nodes of `min_split_depth` plies or more.
+    pub fn new(min_split_depth: i32) -> SpanMeter {
+        SpanMeter {
+            min_split_depth,
+            path: Vec::with_capacity(128),
+            iteration: Default::default(),
+            iterations: Vec::new(),
+            chains: 0,
+        }
+    }
+
+    /// The completed iterations, shallowest first.
+    pub fn iterations(&self) -> &[IterationSpan] {
+        &self.iterations
+    }
+
+    /// A node (of the main search, not quiescence) is entered with the search's counts at `at`
+    /// (its `chains` are the meter's own).
+    pub fn enter(&mut self, at: Tally) {
+        self.path.push(Frame {
+            start: Tally {
+                chains: self.chains,
+                ..at
+            },
+            ..Frame::default()
+        });
+    }
+
+    /// The node entered last is left with the counts at `at`: its work and span go to its
+    /// parent, or to the iteration where it is the root.
+    pub fn leave(&mut self, at: Tally) {
+        let Some(mut frame) = self.path.pop() else {
+            return;
+        };
+        frame.close_chain(false);
+        let at = Tally {
+            chains: self.chains,
+            ..at
+        };
+        let work = at - frame.start;
+        let span = work - frame.off_path + frame.longest_chain;
+        match self.path.last_mut() {
+            Some(parent) if parent.in_chain => {
+                parent.chain_work += work;
+                parent.chain_span += span;
+            }
+            Some(parent) => parent.off_path += work - span,
+            None => {
+                self.iteration.0 += work;
+                self.iteration.1 += span;
+            }
+        }
+    }
+
+    /// The node about to search its `searched`-th move (counting from 1) at `depth` plies: the
+    /// first move, and every move of a node too shallow to split, is searched by the node's
+    /// worker; a later one starts a chain of its own.
+    pub fn next_move(&mut self, searched: usize, depth: i32) {
+        let split = searched > 1 && depth >= self.min_split_depth;
+        if let Some(frame) = self.path.last_mut() {
+            frame.close_chain(false);
+            if split {
+                // The chain's start is its own first step and part of the node's work.
+                let start = Tally {
+                    chains: 1,
+                    ..Tally::default()
+                };
+                frame.in_chain = true;
+                frame.chain_work = start;
+                frame.chain_span = start;
+                self.chains += 1;
+            }
+        }
+    }
+
+    /// The move just searched cut the node: where it was a later move, its chain is the node's
+    /// longest (the cutoff stops the others).
+    pub fn cut(&mut self) {
+        if let Some(frame) = self.path.last_mut() {
+            frame.close_chain(true);
+        }
+    }
+
+    /// The iteration at `depth` is complete.
+    pub fn end_iteration(&mut self, depth: i32) {
+        let (work, span) = std::mem::take(&mut self.iteration);
+        self.iterations.push(IterationSpan {
+            depth: depth as u32,
+            work,
+            span,
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `n` nodes, none of them in quiescence.
+    fn t(n: u64) -> Tally {
+        Tally {
+            nodes: n,
+            quiescence: 0,
+            chains: 0,
+        }
+    }
+
+    /// A root of one node whose first move's subtree has 3 nodes and whose two later moves'
+    /// have 5 and 2; `cut_by_last`: the last move cuts the root.
+    fn root_with_three_moves(cut_by_last: bool) -> IterationSpan {
+        let mut m = SpanMeter::new(2);
+        m.enter(t(0));
+        let mut nodes = 1;
+        for (i, size) in [3u64, 5, 2].into_iter().enumerate() {
+            m.next_move(i + 1, 4);
+            m.enter(t(nodes));
+            nodes += size;
+            m.leave(t(nodes));
+        }
+        if cut_by_last {
+            m.cut();
+        }
+        m.leave(t(nodes));
+        m.end_iteration(4);
+        m.iterations()[0]
+    }
+
+    #[test]
+    fn the_span_is_the_first_move_then_the_longest_later_chain() {
+        let s = root_with_three_moves(false);
+        assert_eq!((s.work.nodes, s.span.nodes), (11, 1 + 3 + 5));
+        assert_eq!((s.work.chains, s.span.chains), (2, 1));
+    }
+
+    #[test]
+    fn a_later_move_that_cuts_ends_the_node_with_its_chain() {
+        let s = root_with_three_moves(true);
+        assert_eq!((s.work.nodes, s.span.nodes), (11, 1 + 3 + 2));
+    }
+
+    #[test]
+    fn a_chain_adds_its_searches_one_after_the_other() {
+        // The root's second move searched twice (reduced, then in full): one chain of 4 + 6.
+        let mut m = SpanMeter::new(2);
+        m.enter(t(0));
+        m.next_move(1, 4);
+        m.enter(t(1));
+        m.leave(t(3));
+        m.next_move(2, 4);
+        m.enter(t(3));
+        m.leave(t(7));
+        m.enter(t(7));
+        m.leave(t(13));
+        m.leave(t(13));
+        m.end_iteration(4);
+        assert_eq!(m.iterations()[0].span.nodes, 1 + 2 + 10);
+    }
+
+    #[test]
+    fn nodes_too_shallow_to_split_are_searched_by_one_worker() {
+        let mut m = SpanMeter::new(2);
+        m.enter(t(0));
+        for (i, size) in [3u64, 5, 2].into_iter().enumerate() {
+            m.next_move(i + 1, 1);
+            let before = 1 + [0, 3, 8][i];
+            m.enter(t(before));
+            m.leave(t(before + size));
+        }
+        m.leave(t(11));
+        m.end_iteration(1);
+        assert_eq!(m.iterations()[0].span.nodes, 11);
+    }
+}
