@@ -262,6 +262,16 @@ pub struct BenchArgs {
         value_parser = clap::value_parser!(i32).range(1..=MAX_DEPTH as i64)
     )]
     pub split_min_depth: i32,
+
+    /// With --span: the most split points a worker holds open at once (the GPU's YBWC: 4);
+    /// without it, no limit.
+    #[arg(
+        long,
+        value_name = "N",
+        requires = "span",
+        value_parser = clap::value_parser!(u32).range(1..)
+    )]
+    pub split_limit: Option<u32>,
 }
 
 fn parse_count(text: &str) -> Result<usize, String> {
@@ -292,10 +302,11 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode> {
     let options = BenchOptions {
         count: args.count.unwrap_or(POSITIONS.len()),
         span_min_depth: args.span.then_some(args.split_min_depth),
+        split_limit: args.split_limit,
     };
     let (_, spans) = run_bench_with(Some(args.depth), &options, &mut out)?;
     if args.span {
-        write_span_table(&spans, args.split_min_depth, &mut out)?;
+        write_span_table(&spans, args.split_min_depth, args.split_limit, &mut out)?;
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -306,6 +317,8 @@ pub struct BenchOptions {
     pub count: usize,
     /// Measure the span, splitting from this depth (`kogge_search_cpu::span`).
     pub span_min_depth: Option<i32>,
+    /// With the span: the most split points a worker holds open at once.
+    pub split_limit: Option<u32>,
 }
 
 /// The span table: each iteration depth's nodes and span summed over the positions, their
@@ -314,28 +327,32 @@ pub struct BenchOptions {
 fn write_span_table(
     spans: &[IterationSpan],
     min_split_depth: i32,
+    split_limit: Option<u32>,
     out: &mut dyn Write,
 ) -> Result<()> {
+    let held = split_limit.map_or("any number of".to_string(), |k| format!("at most {k}"));
     writeln!(
         out,
-        "Young Brothers Wait, nodes split from depth {min_split_depth}, unlimited workers:"
+        "Young Brothers Wait, nodes split from depth {min_split_depth}, {held} split points \
+         open a worker, unlimited workers:"
     )?;
     writeln!(
         out,
-        "{:>6} {:>14} {:>12} {:>11} {:>9} {:>8} {:>12}",
-        "depth", "nodes", "span", "nodes/span", "qs nodes", "qs span", "span chains"
+        "{:>6} {:>14} {:>12} {:>11} {:>9} {:>8} {:>10} {:>12}",
+        "depth", "nodes", "span", "nodes/span", "qs nodes", "qs span", "ply 1 span", "span chains"
     )?;
     let percent = |part: u64, all: u64| 100.0 * part as f64 / all.max(1) as f64;
     let row = |label: String, r: &IterationSpan, out: &mut dyn Write| {
         writeln!(
             out,
-            "{:>6} {:>14} {:>12} {:>11.1} {:>8.1}% {:>7.1}% {:>12}",
+            "{:>6} {:>14} {:>12} {:>11.1} {:>8.1}% {:>7.1}% {:>9.1}% {:>12}",
             label,
             r.work.nodes,
             r.span.nodes,
             r.parallelism(),
             percent(r.work.quiescence, r.work.nodes),
             percent(r.span.quiescence, r.span.nodes),
+            percent(r.span.frontier, r.span.nodes),
             r.span.chains
         )
     };
@@ -380,6 +397,7 @@ pub fn run_bench(depth: Option<u32>, out: &mut dyn Write) -> Result<BenchTotals>
     let options = BenchOptions {
         count: POSITIONS.len(),
         span_min_depth: None,
+        split_limit: None,
     };
     Ok(run_bench_with(depth, &options, out)?.0)
 }
@@ -396,7 +414,7 @@ pub fn run_bench_with(
         bail!("bench depth {depth} is outside 1 to {MAX_DEPTH}");
     }
     let mut search = CpuSearch::new(HASH_MB, 1);
-    search.measure_span(options.span_min_depth);
+    search.measure_span(options.span_min_depth, options.split_limit);
     let mut spans = Vec::new();
     let positions = &POSITIONS[..options.count.clamp(1, POSITIONS.len())];
     let control = SearchControl::new();

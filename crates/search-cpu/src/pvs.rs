@@ -56,6 +56,8 @@ impl Worker<'_, '_> {
         if let Some(meter) = self.span.as_deref_mut() {
             meter.enter(at);
         }
+        // A node one ply from the horizon always counts itself (step 1), inside its own work.
+        self.frontier_nodes += u64::from(depth == 1);
         let value = self.search_node::<PV>(board, alpha, beta, depth, ply, cut_node);
         let at = self.span_tally();
         if let Some(meter) = self.span.as_deref_mut() {
@@ -68,6 +70,7 @@ impl Worker<'_, '_> {
         Tally {
             nodes: self.nodes,
             quiescence: self.qs_nodes,
+            frontier: self.frontier_nodes,
             chains: 0,
         }
     }

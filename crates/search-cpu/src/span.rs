@@ -19,12 +19,15 @@
 /// The least depth at which the GPU's YBWC splits a node (`SPLIT_MIN_DEPTH` in search_split.h).
 pub const GPU_SPLIT_MIN_DEPTH: i32 = 2;
 
-/// Nodes, those of them in the quiescence search, and the chains started (each a later move
-/// handed to a helper: on the GPU a helper finding the split point and joining it).
+/// Nodes, those of them in the quiescence search and one ply above it, and the chains handed to helpers (a later
+/// move but the second, which the node's owner takes: on the GPU a helper finding the split
+/// point and joining it).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Tally {
     pub nodes: u64,
     pub quiescence: u64,
+    /// Main-search nodes one ply from the horizon (their children are quiescence nodes).
+    pub frontier: u64,
     pub chains: u64,
 }
 
@@ -34,6 +37,7 @@ impl std::ops::Add for Tally {
         Tally {
             nodes: self.nodes + o.nodes,
             quiescence: self.quiescence + o.quiescence,
+            frontier: self.frontier + o.frontier,
             chains: self.chains + o.chains,
         }
     }
@@ -45,6 +49,7 @@ impl std::ops::Sub for Tally {
         Tally {
             nodes: self.nodes - o.nodes,
             quiescence: self.quiescence - o.quiescence,
+            frontier: self.frontier - o.frontier,
             chains: self.chains - o.chains,
         }
     }
@@ -91,6 +96,12 @@ struct Frame {
     chain_span: Tally,
     /// The longest chain of the node's later moves so far.
     longest_chain: Tally,
+    /// Split points the worker searching this node holds open above it (its own nodes in
+    /// their later moves' phase).
+    own_open: u32,
+    /// Whether the current chain is the node's owner's (its second move: the owner takes it
+    /// while helpers join) rather than a helper's.
+    owners_chain: bool,
 }
 
 impl Frame {
@@ -114,6 +125,8 @@ impl Frame {
 #[derive(Clone, Debug)]
 pub struct SpanMeter {
     min_split_depth: i32,
+    /// The most split points a worker holds open at once, if limited.
+    split_limit: Option<u32>,
     path: Vec<Frame>,
     /// The root searches of the iteration in progress.
     iteration: (Tally, Tally),
@@ -127,11 +140,21 @@ impl SpanMeter {
     pub fn new(min_split_depth: i32) -> SpanMeter {
         SpanMeter {
             min_split_depth,
+            split_limit: None,
             path: Vec::with_capacity(128),
             iteration: Default::default(),
             iterations: Vec::new(),
             chains: 0,
         }
+    }
+
+    /// Lets a worker hold at most `limit` split points open at once (the GPU's
+    /// `SPLITS_PER_WORKER`): a node deeper in its search does not split. The worker that
+    /// splits a node takes the node's second move itself; helpers take the later ones and
+    /// start with none open.
+    pub fn with_split_limit(mut self, limit: Option<u32>) -> SpanMeter {
+        self.split_limit = limit;
+        self
     }
 
     /// The completed iterations, shallowest first.
@@ -142,11 +165,18 @@ impl SpanMeter {
     /// A node (of the main search, not quiescence) is entered with the search's counts at `at`
     /// (its `chains` are the meter's own).
     pub fn enter(&mut self, at: Tally) {
+        let own_open = match self.path.last() {
+            Some(parent) if parent.in_chain && parent.owners_chain => parent.own_open + 1,
+            Some(parent) if parent.in_chain => 0,
+            Some(parent) => parent.own_open,
+            None => 0,
+        };
         self.path.push(Frame {
             start: Tally {
                 chains: self.chains,
                 ..at
             },
+            own_open,
             ..Frame::default()
         });
     }
@@ -181,19 +211,23 @@ impl SpanMeter {
     /// first move, and every move of a node too shallow to split, is searched by the node's
     /// worker; a later one starts a chain of its own.
     pub fn next_move(&mut self, searched: usize, depth: i32) {
-        let split = searched > 1 && depth >= self.min_split_depth;
+        let limit = self.split_limit.unwrap_or(u32::MAX);
         if let Some(frame) = self.path.last_mut() {
+            let split = searched > 1 && depth >= self.min_split_depth && frame.own_open < limit;
             frame.close_chain(false);
             if split {
-                // The chain's start is its own first step and part of the node's work.
+                // A helper's chain starts with its hand-off, part of the node's work (the
+                // owner goes on to the second move without one).
+                let owners = searched == 2;
                 let start = Tally {
-                    chains: 1,
+                    chains: u64::from(!owners),
                     ..Tally::default()
                 };
                 frame.in_chain = true;
+                frame.owners_chain = owners;
                 frame.chain_work = start;
                 frame.chain_span = start;
-                self.chains += 1;
+                self.chains += start.chains;
             }
         }
     }
@@ -225,8 +259,7 @@ mod tests {
     fn t(n: u64) -> Tally {
         Tally {
             nodes: n,
-            quiescence: 0,
-            chains: 0,
+            ..Tally::default()
         }
     }
 
@@ -254,7 +287,8 @@ mod tests {
     fn the_span_is_the_first_move_then_the_longest_later_chain() {
         let s = root_with_three_moves(false);
         assert_eq!((s.work.nodes, s.span.nodes), (11, 1 + 3 + 5));
-        assert_eq!((s.work.chains, s.span.chains), (2, 1));
+        // Only the third move's chain is a helper's.
+        assert_eq!((s.work.chains, s.span.chains), (1, 0));
     }
 
     #[test]

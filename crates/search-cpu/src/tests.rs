@@ -222,7 +222,7 @@ fn search_with_span(
     let mut plain = CpuSearch::new(16, 1);
     let without = plain.search(&pos, &Limits::depth(depth), &SearchControl::new(), &());
     let mut measured = CpuSearch::new(16, 1);
-    measured.measure_span(Some(min_split_depth));
+    measured.measure_span(Some(min_split_depth), None);
     let with = measured.search(&pos, &Limits::depth(depth), &SearchControl::new(), &());
     (without, with, measured.last_span().to_vec())
 }
@@ -242,12 +242,16 @@ fn the_span_meter_leaves_the_search_alone_and_accounts_for_every_node() {
         assert!(s.span.quiescence <= s.work.quiescence, "{s:?}");
         assert!(s.work.quiescence < s.work.nodes, "{s:?}");
         assert!(s.span.chains <= s.work.chains, "{s:?}");
+        assert!(s.span.frontier <= s.work.frontier, "{s:?}");
+        assert!(s.work.frontier + s.work.quiescence <= s.work.nodes, "{s:?}");
+        assert!(s.span.frontier + s.span.quiescence <= s.span.nodes, "{s:?}");
     }
     // Depth 1 splits nothing; the deepest iteration has nodes to share.
     assert_eq!(spans[0].span, spans[0].work);
     let last = spans.last().unwrap();
     assert!(last.parallelism() > 2.0, "{last:?}");
     assert!(last.span.chains > 0, "{last:?}");
+    assert!(last.span.frontier > 0, "{last:?}");
 }
 
 #[test]
@@ -268,4 +272,18 @@ fn splitting_shallower_nodes_shortens_the_span() {
     assert_eq!(a.work.nodes, b.work.nodes);
     assert!(a.span.nodes < b.span.nodes, "{a:?} {b:?}");
     assert!(a.work.chains > b.work.chains, "{a:?} {b:?}");
+}
+
+#[test]
+fn one_split_point_a_worker_lengthens_the_span() {
+    let pos = GamePosition::new(Board::startpos());
+    let span_with = |limit| {
+        let mut s = CpuSearch::new(16, 1);
+        s.measure_span(Some(span::GPU_SPLIT_MIN_DEPTH), limit);
+        s.search(&pos, &Limits::depth(9), &SearchControl::new(), &());
+        *s.last_span().last().unwrap()
+    };
+    let (free, one) = (span_with(None), span_with(Some(1)));
+    assert_eq!(free.work.nodes, one.work.nodes);
+    assert!(one.span.nodes > free.span.nodes, "{free:?} {one:?}");
 }

@@ -84,6 +84,8 @@ pub struct Worker<'a, 'b> {
     pub nodes: u64,
     /// Of `nodes`, those of the quiescence search.
     pub qs_nodes: u64,
+    /// With the span meter: of `nodes`, those of the main search one ply from the horizon.
+    pub frontier_nodes: u64,
     pub seldepth: usize,
     /// Keys of the game history then the search path, for repetitions.
     pub keys: Vec<u64>,
@@ -126,6 +128,7 @@ impl<'a, 'b> Worker<'a, 'b> {
             history: &mut data.history,
             nodes: 0,
             qs_nodes: 0,
+            frontier_nodes: 0,
             seldepth: 0,
             keys: history_keys.to_vec(),
             search_start: history_keys.len(),
