@@ -12,7 +12,7 @@ use clap::Args;
 use kogge_chess::Board;
 use kogge_search::{GamePosition, Limits, MAX_PLY, SearchBackend, SearchControl};
 use kogge_search_cpu::CpuSearch;
-use kogge_search_cpu::span::{GPU_SPLIT_MIN_DEPTH, IterationSpan};
+use kogge_search_cpu::span::{GPU_SPLIT_MIN_DEPTH, IterationSpan, SpanConfig};
 use std::io::{self, Write};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -272,6 +272,11 @@ pub struct BenchArgs {
         value_parser = clap::value_parser!(u32).range(1..)
     )]
     pub split_limit: Option<u32>,
+
+    /// With --span: nodes expected to be all-nodes split before their first move is searched,
+    /// as a speculative split search would (the work it wastes where they cut is not counted).
+    #[arg(long, requires = "span")]
+    pub speculate_all: bool,
 }
 
 fn parse_count(text: &str) -> Result<usize, String> {
@@ -301,12 +306,15 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode> {
     let mut out = io::stdout().lock();
     let options = BenchOptions {
         count: args.count.unwrap_or(POSITIONS.len()),
-        span_min_depth: args.span.then_some(args.split_min_depth),
-        split_limit: args.split_limit,
+        span: args.span.then_some(SpanConfig {
+            min_split_depth: args.split_min_depth,
+            split_limit: args.split_limit,
+            speculate_all: args.speculate_all,
+        }),
     };
     let (_, spans) = run_bench_with(Some(args.depth), &options, &mut out)?;
-    if args.span {
-        write_span_table(&spans, args.split_min_depth, args.split_limit, &mut out)?;
+    if let Some(config) = options.span {
+        write_span_table(&spans, &config, &mut out)?;
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -315,10 +323,8 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode> {
 pub struct BenchOptions {
     /// The first `count` positions of [`POSITIONS`].
     pub count: usize,
-    /// Measure the span, splitting from this depth (`kogge_search_cpu::span`).
-    pub span_min_depth: Option<i32>,
-    /// With the span: the most split points a worker holds open at once.
-    pub split_limit: Option<u32>,
+    /// Measure the span of this split search (`kogge_search_cpu::span`).
+    pub span: Option<SpanConfig>,
 }
 
 /// The span table: each iteration depth's nodes and span summed over the positions, their
@@ -326,15 +332,22 @@ pub struct BenchOptions {
 /// barrier, as the GPU's host makes them).
 fn write_span_table(
     spans: &[IterationSpan],
-    min_split_depth: i32,
-    split_limit: Option<u32>,
+    config: &SpanConfig,
     out: &mut dyn Write,
 ) -> Result<()> {
-    let held = split_limit.map_or("any number of".to_string(), |k| format!("at most {k}"));
+    let held = config
+        .split_limit
+        .map_or("any number of".to_string(), |k| format!("at most {k}"));
+    let waits = if config.speculate_all {
+        "expected all-nodes at once"
+    } else {
+        "after the first move"
+    };
     writeln!(
         out,
-        "Young Brothers Wait, nodes split from depth {min_split_depth}, {held} split points \
-         open a worker, unlimited workers:"
+        "Young Brothers Wait, nodes split from depth {} ({waits}), {held} split points \
+         open a worker, unlimited workers:",
+        config.min_split_depth
     )?;
     writeln!(
         out,
@@ -372,6 +385,16 @@ fn write_span_table(
         row(depth.to_string(), &sum, out)?;
     }
     row("all".to_string(), &total, out)?;
+    if config.speculate_all {
+        let speculated: u64 = spans.iter().map(|s| s.speculated).sum();
+        let mispredicted: u64 = spans.iter().map(|s| s.mispredicted).sum();
+        writeln!(
+            out,
+            "expected all-nodes split at once: {speculated}, of which cut by their first move: \
+             {mispredicted} ({:.1}%)",
+            percent(mispredicted, speculated)
+        )?;
+    }
     out.flush()?;
     Ok(())
 }
@@ -396,8 +419,7 @@ fn parse_bench_depth(text: &str) -> Result<u32, String> {
 pub fn run_bench(depth: Option<u32>, out: &mut dyn Write) -> Result<BenchTotals> {
     let options = BenchOptions {
         count: POSITIONS.len(),
-        span_min_depth: None,
-        split_limit: None,
+        span: None,
     };
     Ok(run_bench_with(depth, &options, out)?.0)
 }
@@ -414,7 +436,7 @@ pub fn run_bench_with(
         bail!("bench depth {depth} is outside 1 to {MAX_DEPTH}");
     }
     let mut search = CpuSearch::new(HASH_MB, 1);
-    search.measure_span(options.span_min_depth, options.split_limit);
+    search.measure_span(options.span);
     let mut spans = Vec::new();
     let positions = &POSITIONS[..options.count.clamp(1, POSITIONS.len())];
     let control = SearchControl::new();
@@ -438,7 +460,7 @@ pub fn run_bench_with(
         nodes += result.nodes;
         let span: u64 = search.last_span().iter().map(|s| s.span.nodes).sum();
         spans.extend_from_slice(search.last_span());
-        let span_note = if options.span_min_depth.is_some() {
+        let span_note = if options.span.is_some() {
             format!(
                 "  span {span:>9} ({:.1} workers)",
                 result.nodes as f64 / span.max(1) as f64

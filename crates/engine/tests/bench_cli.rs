@@ -94,9 +94,31 @@ fn span_options_are_checked() {
         &["bench", "3", "--count", "0"][..],
         &["bench", "3", "--count", "999"],
         &["bench", "3", "--split-min-depth", "3"],
+        &["bench", "3", "--split-limit", "4"],
+        &["bench", "3", "--speculate-all"],
+        &["bench", "3", "--span", "--split-limit", "0"],
     ] {
         let out = kogge(args);
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         assert!(stdout(&out).is_empty(), "{args:?}");
     }
+}
+
+#[test]
+fn speculation_adds_its_line() {
+    let out = kogge(&["bench", "7", "--count", "2", "--span", "--speculate-all"]);
+    assert!(out.status.success(), "stderr: {}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("(expected all-nodes at once)"), "{text}");
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("expected all-nodes split at once: "))
+        .unwrap_or_else(|| panic!("{text}"));
+    let numbers: Vec<u64> = line
+        .split(|c: char| !c.is_ascii_digit())
+        .filter_map(|w| w.parse().ok())
+        .collect();
+    // Split at once, cut by the first move, and the percentage's whole part.
+    assert!(numbers.len() >= 3, "{line}");
+    assert!(numbers[0] > 0 && numbers[1] <= numbers[0], "{line}");
 }

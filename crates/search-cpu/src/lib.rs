@@ -46,10 +46,8 @@ pub struct CpuSearch {
     slow_mover: u32,
     /// Said at the next search: the table could not have the size asked for.
     hash_note: Option<String>,
-    /// `kogge bench --span`: the least depth a split search splits at, where the main thread's
-    /// span is measured (`span.rs`), and the most split points a worker holds open.
-    span_min_depth: Option<i32>,
-    span_split_limit: Option<u32>,
+    /// `kogge bench --span`: the split search whose span the main thread measures (`span.rs`).
+    span_config: Option<span::SpanConfig>,
     /// The last search's iterations as the span meter saw them.
     last_span: Vec<span::IterationSpan>,
 }
@@ -70,8 +68,7 @@ impl CpuSearch {
             move_overhead: DEFAULT_MOVE_OVERHEAD,
             slow_mover: DEFAULT_SLOW_MOVER,
             hash_note: None,
-            span_min_depth: None,
-            span_split_limit: None,
+            span_config: None,
             last_span: Vec::new(),
         };
         s.set_threads(threads);
@@ -94,12 +91,10 @@ impl CpuSearch {
         self.slow_mover = percent;
     }
 
-    /// Measures the main thread's span as a split search splitting nodes of `min_split_depth`
-    /// plies or more, each worker holding at most `split_limit` split points open, would see it
+    /// Measures the main thread's span as the split search `config` describes would see it
     /// (`span.rs`), or stops measuring (`None`). The search itself is unchanged.
-    pub fn measure_span(&mut self, min_split_depth: Option<i32>, split_limit: Option<u32>) {
-        self.span_min_depth = min_split_depth;
-        self.span_split_limit = split_limit;
+    pub fn measure_span(&mut self, config: Option<span::SpanConfig>) {
+        self.span_config = config;
     }
 
     /// The last search's iterations, with their nodes and span, where the span was measured.
@@ -185,7 +180,7 @@ impl SearchBackend for CpuSearch {
         // the caller is on.
         let shared = &shared;
         let legal = &legal;
-        let (span_min_depth, span_split_limit) = (self.span_min_depth, self.span_split_limit);
+        let span_config = self.span_config;
         let outcome = std::thread::scope(|scope| {
             let mut main = None;
             for (id, data) in self.threads.iter_mut().enumerate() {
@@ -196,9 +191,7 @@ impl SearchBackend for CpuSearch {
                     .spawn_scoped(scope, move || {
                         let mut w = Worker::new(id, shared, data, &position.history, sink);
                         if id == 0 {
-                            w.span = span_min_depth.map(|d| {
-                                Box::new(span::SpanMeter::new(d).with_split_limit(span_split_limit))
-                            });
+                            w.span = span_config.map(|c| Box::new(c.meter()));
                         }
                         let result = w.iterate(&root, legal);
                         shared.nodes[id].0.store(w.nodes, Ordering::Relaxed);

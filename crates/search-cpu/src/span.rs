@@ -61,6 +61,37 @@ impl std::ops::AddAssign for Tally {
     }
 }
 
+/// What split search the span is measured for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SpanConfig {
+    /// The least depth at which a node splits.
+    pub min_split_depth: i32,
+    /// The most split points a worker holds open at once, if limited.
+    pub split_limit: Option<u32>,
+    /// Whether expected all-nodes split before their first move is searched.
+    pub speculate_all: bool,
+}
+
+impl Default for SpanConfig {
+    /// The GPU's YBWC with unlimited workers and split points.
+    fn default() -> Self {
+        SpanConfig {
+            min_split_depth: GPU_SPLIT_MIN_DEPTH,
+            split_limit: None,
+            speculate_all: false,
+        }
+    }
+}
+
+impl SpanConfig {
+    /// A meter for this split search.
+    pub fn meter(&self) -> SpanMeter {
+        SpanMeter::new(self.min_split_depth)
+            .with_split_limit(self.split_limit)
+            .with_speculation_at_all_nodes(self.speculate_all)
+    }
+}
+
 /// One search iteration's work and span, over its aspiration windows (which run one after the
 /// other).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -70,6 +101,10 @@ pub struct IterationSpan {
     pub work: Tally,
     /// The nodes of the critical path.
     pub span: Tally,
+    /// With speculation at expected all-nodes: such nodes that split at once, and those of
+    /// them whose first move cut (where a speculative split searches later moves for nothing).
+    pub speculated: u64,
+    pub mispredicted: u64,
 }
 
 impl IterationSpan {
@@ -102,6 +137,10 @@ struct Frame {
     /// Whether the current chain is the node's owner's (its second move: the owner takes it
     /// while helpers join) rather than a helper's.
     owners_chain: bool,
+    /// Splits before its first move is searched (an expected all-node, with speculation on).
+    speculative: bool,
+    /// The move being searched, counting from 1.
+    current_move: usize,
 }
 
 impl Frame {
@@ -127,9 +166,13 @@ pub struct SpanMeter {
     min_split_depth: i32,
     /// The most split points a worker holds open at once, if limited.
     split_limit: Option<u32>,
+    /// Whether expected all-nodes split at once, without waiting for their first move.
+    speculate_all: bool,
     path: Vec<Frame>,
-    /// The root searches of the iteration in progress.
+    /// The root searches of the iteration in progress, and its speculated and mispredicted
+    /// nodes.
     iteration: (Tally, Tally),
+    speculation: (u64, u64),
     iterations: Vec<IterationSpan>,
     /// Chains started so far.
     chains: u64,
@@ -141,8 +184,10 @@ impl SpanMeter {
         SpanMeter {
             min_split_depth,
             split_limit: None,
+            speculate_all: false,
             path: Vec::with_capacity(128),
             iteration: Default::default(),
+            speculation: (0, 0),
             iterations: Vec::new(),
             chains: 0,
         }
@@ -157,14 +202,24 @@ impl SpanMeter {
         self
     }
 
+    /// Lets expected all-nodes (outside the principal variation, not expected to cut) split
+    /// before their first move is searched, as a speculative split search would: the span then
+    /// counts no wait for their first move, and the nodes whose first move cut are counted as
+    /// mispredicted (the serial tree cannot say what the moves searched beside it would cost).
+    pub fn with_speculation_at_all_nodes(mut self, on: bool) -> SpanMeter {
+        self.speculate_all = on;
+        self
+    }
+
     /// The completed iterations, shallowest first.
     pub fn iterations(&self) -> &[IterationSpan] {
         &self.iterations
     }
 
     /// A node (of the main search, not quiescence) is entered with the search's counts at `at`
-    /// (its `chains` are the meter's own).
-    pub fn enter(&mut self, at: Tally) {
+    /// (its `chains` are the meter's own); `expected_all`: neither a PV node nor one expected
+    /// to cut.
+    pub fn enter(&mut self, at: Tally, expected_all: bool) {
         let own_open = match self.path.last() {
             Some(parent) if parent.in_chain && parent.owners_chain => parent.own_open + 1,
             Some(parent) if parent.in_chain => 0,
@@ -177,6 +232,7 @@ impl SpanMeter {
                 ..at
             },
             own_open,
+            speculative: self.speculate_all && expected_all,
             ..Frame::default()
         });
     }
@@ -213,12 +269,18 @@ impl SpanMeter {
     pub fn next_move(&mut self, searched: usize, depth: i32) {
         let limit = self.split_limit.unwrap_or(u32::MAX);
         if let Some(frame) = self.path.last_mut() {
-            let split = searched > 1 && depth >= self.min_split_depth && frame.own_open < limit;
+            let first = if frame.speculative { 1 } else { 2 };
+            let split =
+                searched >= first && depth >= self.min_split_depth && frame.own_open < limit;
             frame.close_chain(false);
+            frame.current_move = searched;
             if split {
+                if searched == 1 {
+                    self.speculation.0 += 1;
+                }
                 // A helper's chain starts with its hand-off, part of the node's work (the
-                // owner goes on to the second move without one).
-                let owners = searched == 2;
+                // owner goes on to the first move it splits at without one).
+                let owners = searched == first;
                 let start = Tally {
                     chains: u64::from(!owners),
                     ..Tally::default()
@@ -236,6 +298,9 @@ impl SpanMeter {
     /// longest (the cutoff stops the others).
     pub fn cut(&mut self) {
         if let Some(frame) = self.path.last_mut() {
+            if frame.speculative && frame.in_chain && frame.current_move == 1 {
+                self.speculation.1 += 1;
+            }
             frame.close_chain(true);
         }
     }
@@ -243,10 +308,13 @@ impl SpanMeter {
     /// The iteration at `depth` is complete.
     pub fn end_iteration(&mut self, depth: i32) {
         let (work, span) = std::mem::take(&mut self.iteration);
+        let (speculated, mispredicted) = std::mem::take(&mut self.speculation);
         self.iterations.push(IterationSpan {
             depth: depth as u32,
             work,
             span,
+            speculated,
+            mispredicted,
         });
     }
 }
@@ -267,11 +335,11 @@ mod tests {
     /// have 5 and 2; `cut_by_last`: the last move cuts the root.
     fn root_with_three_moves(cut_by_last: bool) -> IterationSpan {
         let mut m = SpanMeter::new(2);
-        m.enter(t(0));
+        m.enter(t(0), false);
         let mut nodes = 1;
         for (i, size) in [3u64, 5, 2].into_iter().enumerate() {
             m.next_move(i + 1, 4);
-            m.enter(t(nodes));
+            m.enter(t(nodes), false);
             nodes += size;
             m.leave(t(nodes));
         }
@@ -301,14 +369,14 @@ mod tests {
     fn a_chain_adds_its_searches_one_after_the_other() {
         // The root's second move searched twice (reduced, then in full): one chain of 4 + 6.
         let mut m = SpanMeter::new(2);
-        m.enter(t(0));
+        m.enter(t(0), false);
         m.next_move(1, 4);
-        m.enter(t(1));
+        m.enter(t(1), false);
         m.leave(t(3));
         m.next_move(2, 4);
-        m.enter(t(3));
+        m.enter(t(3), false);
         m.leave(t(7));
-        m.enter(t(7));
+        m.enter(t(7), false);
         m.leave(t(13));
         m.leave(t(13));
         m.end_iteration(4);
@@ -318,15 +386,55 @@ mod tests {
     #[test]
     fn nodes_too_shallow_to_split_are_searched_by_one_worker() {
         let mut m = SpanMeter::new(2);
-        m.enter(t(0));
+        m.enter(t(0), false);
         for (i, size) in [3u64, 5, 2].into_iter().enumerate() {
             m.next_move(i + 1, 1);
             let before = 1 + [0, 3, 8][i];
-            m.enter(t(before));
+            m.enter(t(before), false);
             m.leave(t(before + size));
         }
         m.leave(t(11));
         m.end_iteration(1);
         assert_eq!(m.iterations()[0].span.nodes, 11);
+    }
+
+    #[test]
+    fn a_speculative_node_does_not_wait_for_its_first_move() {
+        // An expected all-node with moves of 3 and 5 nodes: both chains from the start.
+        let mut m = SpanMeter::new(2).with_speculation_at_all_nodes(true);
+        m.enter(t(0), true);
+        m.next_move(1, 4);
+        m.enter(t(1), false);
+        m.leave(t(4));
+        m.next_move(2, 4);
+        m.enter(t(4), false);
+        m.leave(t(9));
+        m.leave(t(9));
+        m.end_iteration(4);
+        let s = m.iterations()[0];
+        assert_eq!((s.work.nodes, s.span.nodes), (9, 1 + 5));
+        assert_eq!((s.speculated, s.mispredicted), (1, 0));
+    }
+
+    #[test]
+    fn a_speculative_node_cut_by_its_first_move_was_mispredicted() {
+        let mut m = SpanMeter::new(2).with_speculation_at_all_nodes(true);
+        m.enter(t(0), true);
+        m.next_move(1, 4);
+        m.enter(t(1), false);
+        m.leave(t(4));
+        m.cut();
+        m.leave(t(4));
+        // A node not expected to be an all-node waits as before.
+        m.enter(t(4), false);
+        m.next_move(1, 4);
+        m.enter(t(5), false);
+        m.leave(t(7));
+        m.cut();
+        m.leave(t(7));
+        m.end_iteration(4);
+        let s = m.iterations()[0];
+        assert_eq!((s.work.nodes, s.span.nodes), (7, 4 + 3));
+        assert_eq!((s.speculated, s.mispredicted), (1, 1));
     }
 }

@@ -222,7 +222,10 @@ fn search_with_span(
     let mut plain = CpuSearch::new(16, 1);
     let without = plain.search(&pos, &Limits::depth(depth), &SearchControl::new(), &());
     let mut measured = CpuSearch::new(16, 1);
-    measured.measure_span(Some(min_split_depth), None);
+    measured.measure_span(Some(span::SpanConfig {
+        min_split_depth,
+        ..Default::default()
+    }));
     let with = measured.search(&pos, &Limits::depth(depth), &SearchControl::new(), &());
     (without, with, measured.last_span().to_vec())
 }
@@ -279,11 +282,40 @@ fn one_split_point_a_worker_lengthens_the_span() {
     let pos = GamePosition::new(Board::startpos());
     let span_with = |limit| {
         let mut s = CpuSearch::new(16, 1);
-        s.measure_span(Some(span::GPU_SPLIT_MIN_DEPTH), limit);
+        s.measure_span(Some(span::SpanConfig {
+            split_limit: limit,
+            ..Default::default()
+        }));
         s.search(&pos, &Limits::depth(9), &SearchControl::new(), &());
         *s.last_span().last().unwrap()
     };
     let (free, one) = (span_with(None), span_with(Some(1)));
     assert_eq!(free.work.nodes, one.work.nodes);
     assert!(one.span.nodes > free.span.nodes, "{free:?} {one:?}");
+}
+
+#[test]
+fn speculating_at_all_nodes_shortens_the_span_and_counts_its_mistakes() {
+    let pos = GamePosition::new(Board::startpos());
+    let last = |speculate_all| {
+        let mut s = CpuSearch::new(16, 1);
+        s.measure_span(Some(span::SpanConfig {
+            speculate_all,
+            ..Default::default()
+        }));
+        s.search(&pos, &Limits::depth(9), &SearchControl::new(), &());
+        *s.last_span().last().unwrap()
+    };
+    let (waits, speculates) = (last(false), last(true));
+    assert_eq!(waits.work.nodes, speculates.work.nodes);
+    assert!(
+        speculates.span.nodes < waits.span.nodes,
+        "{waits:?} {speculates:?}"
+    );
+    assert_eq!((waits.speculated, waits.mispredicted), (0, 0));
+    assert!(speculates.speculated > 0, "{speculates:?}");
+    assert!(
+        speculates.mispredicted <= speculates.speculated,
+        "{speculates:?}"
+    );
 }
