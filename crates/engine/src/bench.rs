@@ -273,10 +273,16 @@ pub struct BenchArgs {
     )]
     pub split_limit: Option<u32>,
 
-    /// With --span: nodes expected to be all-nodes split before their first move is searched,
-    /// as a speculative split search would (the work it wastes where they cut is not counted).
-    #[arg(long, requires = "span")]
-    pub speculate_all: bool,
+    /// With --span: nodes expected to be all-nodes, of at least this depth, split before their
+    /// first move is searched, as a speculative split search would (the work it wastes where
+    /// they cut is not counted).
+    #[arg(
+        long,
+        value_name = "PLIES",
+        requires = "span",
+        value_parser = clap::value_parser!(i32).range(1..=MAX_DEPTH as i64)
+    )]
+    pub speculate_from: Option<i32>,
 }
 
 fn parse_count(text: &str) -> Result<usize, String> {
@@ -309,7 +315,7 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode> {
         span: args.span.then_some(SpanConfig {
             min_split_depth: args.split_min_depth,
             split_limit: args.split_limit,
-            speculate_all: args.speculate_all,
+            speculate_from: args.speculate_from,
         }),
     };
     let (_, spans) = run_bench_with(Some(args.depth), &options, &mut out)?;
@@ -338,11 +344,11 @@ fn write_span_table(
     let held = config
         .split_limit
         .map_or("any number of".to_string(), |k| format!("at most {k}"));
-    let waits = if config.speculate_all {
-        "expected all-nodes at once"
-    } else {
-        "after the first move"
-    };
+    let waits = config
+        .speculate_from
+        .map_or("after the first move".to_string(), |d| {
+            format!("expected all-nodes of depth {d} or more at once")
+        });
     writeln!(
         out,
         "Young Brothers Wait, nodes split from depth {} ({waits}), {held} split points \
@@ -385,7 +391,7 @@ fn write_span_table(
         row(depth.to_string(), &sum, out)?;
     }
     row("all".to_string(), &total, out)?;
-    if config.speculate_all {
+    if config.speculate_from.is_some() {
         let speculated: u64 = spans.iter().map(|s| s.speculated).sum();
         let mispredicted: u64 = spans.iter().map(|s| s.mispredicted).sum();
         writeln!(

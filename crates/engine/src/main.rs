@@ -84,7 +84,7 @@ enum Command {
     /// Search a fixed list of positions to a fixed depth on one thread and print the node
     /// count (the build's signature) and speed.
     ///
-    /// Examples: `kogge bench`, `kogge bench 8`.
+    /// Examples: `kogge bench`, `kogge bench 8`, `kogge bench 17 --count 8 --span`.
     Bench(bench::BenchArgs),
 
     /// How the GPU search scales with workers: nodes per second and time to depth for 1, 2,

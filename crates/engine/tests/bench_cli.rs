@@ -95,7 +95,8 @@ fn span_options_are_checked() {
         &["bench", "3", "--count", "999"],
         &["bench", "3", "--split-min-depth", "3"],
         &["bench", "3", "--split-limit", "4"],
-        &["bench", "3", "--speculate-all"],
+        &["bench", "3", "--speculate-from", "2"],
+        &["bench", "3", "--span", "--speculate-from", "0"],
         &["bench", "3", "--span", "--split-limit", "0"],
     ] {
         let out = kogge(args);
@@ -106,10 +107,21 @@ fn span_options_are_checked() {
 
 #[test]
 fn speculation_adds_its_line() {
-    let out = kogge(&["bench", "7", "--count", "2", "--span", "--speculate-all"]);
+    let out = kogge(&[
+        "bench",
+        "7",
+        "--count",
+        "2",
+        "--span",
+        "--speculate-from",
+        "2",
+    ]);
     assert!(out.status.success(), "stderr: {}", stderr(&out));
     let text = stdout(&out);
-    assert!(text.contains("(expected all-nodes at once)"), "{text}");
+    assert!(
+        text.contains("(expected all-nodes of depth 2 or more at once)"),
+        "{text}"
+    );
     let line = text
         .lines()
         .find(|l| l.starts_with("expected all-nodes split at once: "))

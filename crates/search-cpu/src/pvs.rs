@@ -54,7 +54,7 @@ impl Worker<'_, '_> {
         }
         let at = self.span_tally();
         if let Some(meter) = self.span.as_deref_mut() {
-            meter.enter(at, !PV && !cut_node);
+            meter.enter(at, depth, !PV && !cut_node);
         }
         // A node one ply from the horizon always counts itself (step 1), inside its own work.
         self.frontier_nodes += u64::from(depth == 1);

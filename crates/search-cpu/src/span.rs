@@ -68,8 +68,8 @@ pub struct SpanConfig {
     pub min_split_depth: i32,
     /// The most split points a worker holds open at once, if limited.
     pub split_limit: Option<u32>,
-    /// Whether expected all-nodes split before their first move is searched.
-    pub speculate_all: bool,
+    /// Expected all-nodes of at least this depth split before their first move is searched.
+    pub speculate_from: Option<i32>,
 }
 
 impl Default for SpanConfig {
@@ -78,7 +78,7 @@ impl Default for SpanConfig {
         SpanConfig {
             min_split_depth: GPU_SPLIT_MIN_DEPTH,
             split_limit: None,
-            speculate_all: false,
+            speculate_from: None,
         }
     }
 }
@@ -88,7 +88,7 @@ impl SpanConfig {
     pub fn meter(&self) -> SpanMeter {
         SpanMeter::new(self.min_split_depth)
             .with_split_limit(self.split_limit)
-            .with_speculation_at_all_nodes(self.speculate_all)
+            .with_speculation_from(self.speculate_from)
     }
 }
 
@@ -166,8 +166,9 @@ pub struct SpanMeter {
     min_split_depth: i32,
     /// The most split points a worker holds open at once, if limited.
     split_limit: Option<u32>,
-    /// Whether expected all-nodes split at once, without waiting for their first move.
-    speculate_all: bool,
+    /// Expected all-nodes of at least this depth split at once, without waiting for their
+    /// first move.
+    speculate_from: Option<i32>,
     path: Vec<Frame>,
     /// The root searches of the iteration in progress, and its speculated and mispredicted
     /// nodes.
@@ -184,7 +185,7 @@ impl SpanMeter {
         SpanMeter {
             min_split_depth,
             split_limit: None,
-            speculate_all: false,
+            speculate_from: None,
             path: Vec::with_capacity(128),
             iteration: Default::default(),
             speculation: (0, 0),
@@ -202,12 +203,13 @@ impl SpanMeter {
         self
     }
 
-    /// Lets expected all-nodes (outside the principal variation, not expected to cut) split
-    /// before their first move is searched, as a speculative split search would: the span then
-    /// counts no wait for their first move, and the nodes whose first move cut are counted as
-    /// mispredicted (the serial tree cannot say what the moves searched beside it would cost).
-    pub fn with_speculation_at_all_nodes(mut self, on: bool) -> SpanMeter {
-        self.speculate_all = on;
+    /// Lets expected all-nodes (outside the principal variation, not expected to cut) of at
+    /// least `min_depth` plies split before their first move is searched, as a speculative
+    /// split search would: the span then counts no wait for their first move, and the nodes
+    /// whose first move cut are counted as mispredicted (the serial tree cannot say what the
+    /// moves searched beside it would cost). `None`: no speculation.
+    pub fn with_speculation_from(mut self, min_depth: Option<i32>) -> SpanMeter {
+        self.speculate_from = min_depth;
         self
     }
 
@@ -217,9 +219,9 @@ impl SpanMeter {
     }
 
     /// A node (of the main search, not quiescence) is entered with the search's counts at `at`
-    /// (its `chains` are the meter's own); `expected_all`: neither a PV node nor one expected
-    /// to cut.
-    pub fn enter(&mut self, at: Tally, expected_all: bool) {
+    /// (its `chains` are the meter's own), `depth` plies from the horizon; `expected_all`:
+    /// neither a PV node nor one expected to cut.
+    pub fn enter(&mut self, at: Tally, depth: i32, expected_all: bool) {
         let own_open = match self.path.last() {
             Some(parent) if parent.in_chain && parent.owners_chain => parent.own_open + 1,
             Some(parent) if parent.in_chain => 0,
@@ -232,7 +234,7 @@ impl SpanMeter {
                 ..at
             },
             own_open,
-            speculative: self.speculate_all && expected_all,
+            speculative: expected_all && self.speculate_from.is_some_and(|d| depth >= d),
             ..Frame::default()
         });
     }
@@ -335,11 +337,11 @@ mod tests {
     /// have 5 and 2; `cut_by_last`: the last move cuts the root.
     fn root_with_three_moves(cut_by_last: bool) -> IterationSpan {
         let mut m = SpanMeter::new(2);
-        m.enter(t(0), false);
+        m.enter(t(0), 4, false);
         let mut nodes = 1;
         for (i, size) in [3u64, 5, 2].into_iter().enumerate() {
             m.next_move(i + 1, 4);
-            m.enter(t(nodes), false);
+            m.enter(t(nodes), 4, false);
             nodes += size;
             m.leave(t(nodes));
         }
@@ -369,14 +371,14 @@ mod tests {
     fn a_chain_adds_its_searches_one_after_the_other() {
         // The root's second move searched twice (reduced, then in full): one chain of 4 + 6.
         let mut m = SpanMeter::new(2);
-        m.enter(t(0), false);
+        m.enter(t(0), 4, false);
         m.next_move(1, 4);
-        m.enter(t(1), false);
+        m.enter(t(1), 4, false);
         m.leave(t(3));
         m.next_move(2, 4);
-        m.enter(t(3), false);
+        m.enter(t(3), 4, false);
         m.leave(t(7));
-        m.enter(t(7), false);
+        m.enter(t(7), 4, false);
         m.leave(t(13));
         m.leave(t(13));
         m.end_iteration(4);
@@ -386,11 +388,11 @@ mod tests {
     #[test]
     fn nodes_too_shallow_to_split_are_searched_by_one_worker() {
         let mut m = SpanMeter::new(2);
-        m.enter(t(0), false);
+        m.enter(t(0), 4, false);
         for (i, size) in [3u64, 5, 2].into_iter().enumerate() {
             m.next_move(i + 1, 1);
             let before = 1 + [0, 3, 8][i];
-            m.enter(t(before), false);
+            m.enter(t(before), 4, false);
             m.leave(t(before + size));
         }
         m.leave(t(11));
@@ -401,13 +403,13 @@ mod tests {
     #[test]
     fn a_speculative_node_does_not_wait_for_its_first_move() {
         // An expected all-node with moves of 3 and 5 nodes: both chains from the start.
-        let mut m = SpanMeter::new(2).with_speculation_at_all_nodes(true);
-        m.enter(t(0), true);
+        let mut m = SpanMeter::new(2).with_speculation_from(Some(2));
+        m.enter(t(0), 4, true);
         m.next_move(1, 4);
-        m.enter(t(1), false);
+        m.enter(t(1), 4, false);
         m.leave(t(4));
         m.next_move(2, 4);
-        m.enter(t(4), false);
+        m.enter(t(4), 4, false);
         m.leave(t(9));
         m.leave(t(9));
         m.end_iteration(4);
@@ -418,17 +420,17 @@ mod tests {
 
     #[test]
     fn a_speculative_node_cut_by_its_first_move_was_mispredicted() {
-        let mut m = SpanMeter::new(2).with_speculation_at_all_nodes(true);
-        m.enter(t(0), true);
+        let mut m = SpanMeter::new(2).with_speculation_from(Some(2));
+        m.enter(t(0), 4, true);
         m.next_move(1, 4);
-        m.enter(t(1), false);
+        m.enter(t(1), 4, false);
         m.leave(t(4));
         m.cut();
         m.leave(t(4));
         // A node not expected to be an all-node waits as before.
-        m.enter(t(4), false);
+        m.enter(t(4), 4, false);
         m.next_move(1, 4);
-        m.enter(t(5), false);
+        m.enter(t(5), 4, false);
         m.leave(t(7));
         m.cut();
         m.leave(t(7));

@@ -297,16 +297,16 @@ fn one_split_point_a_worker_lengthens_the_span() {
 #[test]
 fn speculating_at_all_nodes_shortens_the_span_and_counts_its_mistakes() {
     let pos = GamePosition::new(Board::startpos());
-    let last = |speculate_all| {
+    let last = |speculate_from| {
         let mut s = CpuSearch::new(16, 1);
         s.measure_span(Some(span::SpanConfig {
-            speculate_all,
+            speculate_from,
             ..Default::default()
         }));
         s.search(&pos, &Limits::depth(9), &SearchControl::new(), &());
         *s.last_span().last().unwrap()
     };
-    let (waits, speculates) = (last(false), last(true));
+    let (waits, speculates, deep_only) = (last(None), last(Some(2)), last(Some(6)));
     assert_eq!(waits.work.nodes, speculates.work.nodes);
     assert!(
         speculates.span.nodes < waits.span.nodes,
@@ -317,5 +317,14 @@ fn speculating_at_all_nodes_shortens_the_span_and_counts_its_mistakes() {
     assert!(
         speculates.mispredicted <= speculates.speculated,
         "{speculates:?}"
+    );
+    // Speculating only at deeper nodes speculates less and shortens the span less.
+    assert!(
+        deep_only.speculated < speculates.speculated,
+        "{deep_only:?}"
+    );
+    assert!(
+        deep_only.span.nodes >= speculates.span.nodes && deep_only.span.nodes <= waits.span.nodes,
+        "{deep_only:?}"
     );
 }
