@@ -15,13 +15,19 @@
 //! (the numbered steps of `pvs.rs` match `search.cl`): `kogge bench --span`. It ignores what a
 //! parallel search changes (the table filled in another order, windows raised by siblings) and
 //! what splitting costs; it is the ceiling the split search works under.
+//!
+//! Variants ([`SpanConfig`]): the least depth a node splits at; at most K split points open a
+//! worker (the GPU's four slots), the worker that splits a node taking its next move itself;
+//! and speculation, expected all-nodes splitting before their first move, with the nodes whose
+//! first move cut them counted as mispredicted (what the moves searched beside it would cost is
+//! not in a serial tree). Measured figures: docs/PERFORMANCE.md, seventieth session.
 
 /// The least depth at which the GPU's YBWC splits a node (`SPLIT_MIN_DEPTH` in search_split.h).
 pub const GPU_SPLIT_MIN_DEPTH: i32 = 2;
 
-/// Nodes, those of them in the quiescence search and one ply above it, and the chains handed to helpers (a later
-/// move but the second, which the node's owner takes: on the GPU a helper finding the split
-/// point and joining it).
+/// Nodes, those of them in the quiescence search and one ply above it, and the chains handed
+/// to helpers (every later move but the one the node's owner goes on with: on the GPU a helper
+/// finding the split point and joining it).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Tally {
     pub nodes: u64,
