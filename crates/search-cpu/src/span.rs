@@ -339,6 +339,14 @@ mod tests {
         }
     }
 
+    /// A child of `size` nodes searched from the count `at`, not an expected all-node: the
+    /// count after it.
+    fn child(m: &mut SpanMeter, at: u64, size: u64) -> u64 {
+        m.enter(t(at), 4, false);
+        m.leave(t(at + size));
+        at + size
+    }
+
     /// A root of one node whose first move's subtree has 3 nodes and whose two later moves'
     /// have 5 and 2; `cut_by_last`: the last move cuts the root.
     fn root_with_three_moves(cut_by_last: bool) -> IterationSpan {
@@ -347,9 +355,7 @@ mod tests {
         let mut nodes = 1;
         for (i, size) in [3u64, 5, 2].into_iter().enumerate() {
             m.next_move(i + 1, 4);
-            m.enter(t(nodes), 4, false);
-            nodes += size;
-            m.leave(t(nodes));
+            nodes = child(&mut m, nodes, size);
         }
         if cut_by_last {
             m.cut();
@@ -379,14 +385,11 @@ mod tests {
         let mut m = SpanMeter::new(2);
         m.enter(t(0), 4, false);
         m.next_move(1, 4);
-        m.enter(t(1), 4, false);
-        m.leave(t(3));
+        let at = child(&mut m, 1, 2);
         m.next_move(2, 4);
-        m.enter(t(3), 4, false);
-        m.leave(t(7));
-        m.enter(t(7), 4, false);
-        m.leave(t(13));
-        m.leave(t(13));
+        let at = child(&mut m, at, 4);
+        let at = child(&mut m, at, 6);
+        m.leave(t(at));
         m.end_iteration(4);
         assert_eq!(m.iterations()[0].span.nodes, 1 + 2 + 10);
     }
@@ -395,13 +398,12 @@ mod tests {
     fn nodes_too_shallow_to_split_are_searched_by_one_worker() {
         let mut m = SpanMeter::new(2);
         m.enter(t(0), 4, false);
+        let mut at = 1;
         for (i, size) in [3u64, 5, 2].into_iter().enumerate() {
             m.next_move(i + 1, 1);
-            let before = 1 + [0, 3, 8][i];
-            m.enter(t(before), 4, false);
-            m.leave(t(before + size));
+            at = child(&mut m, at, size);
         }
-        m.leave(t(11));
+        m.leave(t(at));
         m.end_iteration(1);
         assert_eq!(m.iterations()[0].span.nodes, 11);
     }
@@ -412,12 +414,10 @@ mod tests {
         let mut m = SpanMeter::new(2).with_speculation_from(Some(2));
         m.enter(t(0), 4, true);
         m.next_move(1, 4);
-        m.enter(t(1), 4, false);
-        m.leave(t(4));
+        let at = child(&mut m, 1, 3);
         m.next_move(2, 4);
-        m.enter(t(4), 4, false);
-        m.leave(t(9));
-        m.leave(t(9));
+        let at = child(&mut m, at, 5);
+        m.leave(t(at));
         m.end_iteration(4);
         let s = m.iterations()[0];
         assert_eq!((s.work.nodes, s.span.nodes), (9, 1 + 5));
@@ -429,17 +429,15 @@ mod tests {
         let mut m = SpanMeter::new(2).with_speculation_from(Some(2));
         m.enter(t(0), 4, true);
         m.next_move(1, 4);
-        m.enter(t(1), 4, false);
-        m.leave(t(4));
+        let at = child(&mut m, 1, 3);
         m.cut();
-        m.leave(t(4));
+        m.leave(t(at));
         // A node not expected to be an all-node waits as before.
-        m.enter(t(4), 4, false);
+        m.enter(t(at), 4, false);
         m.next_move(1, 4);
-        m.enter(t(5), 4, false);
-        m.leave(t(7));
+        let at = child(&mut m, at + 1, 2);
         m.cut();
-        m.leave(t(7));
+        m.leave(t(at));
         m.end_iteration(4);
         let s = m.iterations()[0];
         assert_eq!((s.work.nodes, s.span.nodes), (7, 4 + 3));

@@ -277,36 +277,35 @@ fn splitting_shallower_nodes_shortens_the_span() {
     assert!(a.work.chains > b.work.chains, "{a:?} {b:?}");
 }
 
+/// The last iteration's span of the start position searched to depth 9 under `config`.
+fn startpos_span(config: span::SpanConfig) -> span::IterationSpan {
+    let mut s = CpuSearch::new(16, 1);
+    s.measure_span(Some(config));
+    let pos = GamePosition::new(Board::startpos());
+    s.search(&pos, &Limits::depth(9), &SearchControl::new(), &());
+    *s.last_span().last().unwrap()
+}
+
 #[test]
 fn one_split_point_a_worker_lengthens_the_span() {
-    let pos = GamePosition::new(Board::startpos());
-    let span_with = |limit| {
-        let mut s = CpuSearch::new(16, 1);
-        s.measure_span(Some(span::SpanConfig {
-            split_limit: limit,
-            ..Default::default()
-        }));
-        s.search(&pos, &Limits::depth(9), &SearchControl::new(), &());
-        *s.last_span().last().unwrap()
-    };
-    let (free, one) = (span_with(None), span_with(Some(1)));
+    let free = startpos_span(span::SpanConfig::default());
+    let one = startpos_span(span::SpanConfig {
+        split_limit: Some(1),
+        ..Default::default()
+    });
     assert_eq!(free.work.nodes, one.work.nodes);
     assert!(one.span.nodes > free.span.nodes, "{free:?} {one:?}");
 }
 
 #[test]
 fn speculating_at_all_nodes_shortens_the_span_and_counts_its_mistakes() {
-    let pos = GamePosition::new(Board::startpos());
-    let last = |speculate_from| {
-        let mut s = CpuSearch::new(16, 1);
-        s.measure_span(Some(span::SpanConfig {
+    let from = |speculate_from| {
+        startpos_span(span::SpanConfig {
             speculate_from,
             ..Default::default()
-        }));
-        s.search(&pos, &Limits::depth(9), &SearchControl::new(), &());
-        *s.last_span().last().unwrap()
+        })
     };
-    let (waits, speculates, deep_only) = (last(None), last(Some(2)), last(Some(6)));
+    let (waits, speculates, deep_only) = (from(None), from(Some(2)), from(Some(6)));
     assert_eq!(waits.work.nodes, speculates.work.nodes);
     assert!(
         speculates.span.nodes < waits.span.nodes,
