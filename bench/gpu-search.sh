@@ -2,7 +2,8 @@
 # GPU search on the device: `kogge selftest` (move generation, evaluation and search checked
 # against the CPU) and `kogge benchsmp` (nodes per second and time to depth against workers) on
 # every GPU backend, in one run. The benchsmp rows go to RESULTS/<backend>-<positions>.jsonl for
-# bench/plot-benchsmp.py, and are printed as tables.
+# bench/plot-benchsmp.py, and are printed as tables, each with the span bound on its time-to-depth
+# speedup (`kogge bench --span` on the same positions and depth, on the host's CPU).
 #
 # Usage: bash bench/gpu-search.sh
 #   KOGGE      the engine binary                  (default: build target/release/kogge)
@@ -73,5 +74,10 @@ for r in rows:
     print(f"{r['workers']:>8} {r['nodes']:>13.0f} {r['seconds']:>9.3f} {r['nps']:>13.0f} "
           f"{r['nps_speedup']:>8.1f} {r['ttd_speedup']:>7.2f} {runs:>5} {low:>8.3f} {high:>8.3f}")
 PY
+        # The most a search that waits for first moves can gain over one worker here: the CPU
+        # tree's nodes over its span (docs/PERFORMANCE.md, seventieth session). `kogge bench`'s
+        # first position is the start position.
+        bound=$("$KOGGE" bench "$depth" --count "$count" --span 2>/dev/null | awk '$1 == "all" {print $4}')
+        echo "span bound (one thread's tree, kogge bench --span): ttd x at most ${bound:-?} without speculation"
     done
 done
