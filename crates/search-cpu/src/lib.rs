@@ -191,7 +191,7 @@ impl SearchBackend for CpuSearch {
                     .spawn_scoped(scope, move || {
                         let mut w = Worker::new(id, shared, data, &position.history, sink);
                         if id == 0 {
-                            w.span = span_config.map(|c| Box::new(c.meter()));
+                            w.span = span_config.map(|c| Box::new(span::SpanMeter::new(c)));
                         }
                         let result = w.iterate(&root, legal);
                         shared.nodes[id].0.store(w.nodes, Ordering::Relaxed);

@@ -72,9 +72,16 @@ impl std::ops::AddAssign for Tally {
 pub struct SpanConfig {
     /// The least depth at which a node splits.
     pub min_split_depth: i32,
-    /// The most split points a worker holds open at once, if limited.
+    /// The most split points a worker holds open at once, if limited (the GPU's
+    /// `SPLITS_PER_WORKER`): a node deeper in its search does not split. The worker that splits
+    /// a node takes the node's next move itself; helpers take the later ones and start with
+    /// none open.
     pub split_limit: Option<u32>,
-    /// Expected all-nodes of at least this depth split before their first move is searched.
+    /// Expected all-nodes (outside the principal variation, not expected to cut) of at least
+    /// this depth split before their first move is searched, as a speculative split search
+    /// would: the span then counts no wait for their first move, and the nodes whose first move
+    /// cut are counted as mispredicted (the serial tree cannot say what the moves searched
+    /// beside it would cost).
     pub speculate_from: Option<i32>,
 }
 
@@ -86,15 +93,6 @@ impl Default for SpanConfig {
             split_limit: None,
             speculate_from: None,
         }
-    }
-}
-
-impl SpanConfig {
-    /// A meter for this split search.
-    pub fn meter(&self) -> SpanMeter {
-        SpanMeter::new(self.min_split_depth)
-            .with_split_limit(self.split_limit)
-            .with_speculation_from(self.speculate_from)
     }
 }
 
@@ -169,12 +167,7 @@ impl Frame {
 /// Measures the span of the search of one thread, iteration by iteration.
 #[derive(Clone, Debug)]
 pub struct SpanMeter {
-    min_split_depth: i32,
-    /// The most split points a worker holds open at once, if limited.
-    split_limit: Option<u32>,
-    /// Expected all-nodes of at least this depth split at once, without waiting for their
-    /// first move.
-    speculate_from: Option<i32>,
+    config: SpanConfig,
     path: Vec<Frame>,
     /// The root searches of the iteration in progress, and its speculated and mispredicted
     /// nodes.
@@ -186,37 +179,16 @@ pub struct SpanMeter {
 }
 
 impl SpanMeter {
-    /// A meter for a split search that splits nodes of `min_split_depth` plies or more.
-    pub fn new(min_split_depth: i32) -> SpanMeter {
+    /// A meter for the split search `config` describes.
+    pub fn new(config: SpanConfig) -> SpanMeter {
         SpanMeter {
-            min_split_depth,
-            split_limit: None,
-            speculate_from: None,
+            config,
             path: Vec::with_capacity(128),
             iteration: Default::default(),
             speculation: (0, 0),
             iterations: Vec::new(),
             chains: 0,
         }
-    }
-
-    /// Lets a worker hold at most `limit` split points open at once (the GPU's
-    /// `SPLITS_PER_WORKER`): a node deeper in its search does not split. The worker that
-    /// splits a node takes the node's second move itself; helpers take the later ones and
-    /// start with none open.
-    pub fn with_split_limit(mut self, limit: Option<u32>) -> SpanMeter {
-        self.split_limit = limit;
-        self
-    }
-
-    /// Lets expected all-nodes (outside the principal variation, not expected to cut) of at
-    /// least `min_depth` plies split before their first move is searched, as a speculative
-    /// split search would: the span then counts no wait for their first move, and the nodes
-    /// whose first move cut are counted as mispredicted (the serial tree cannot say what the
-    /// moves searched beside it would cost). `None`: no speculation.
-    pub fn with_speculation_from(mut self, min_depth: Option<i32>) -> SpanMeter {
-        self.speculate_from = min_depth;
-        self
     }
 
     /// The completed iterations, shallowest first.
@@ -240,7 +212,7 @@ impl SpanMeter {
                 ..at
             },
             own_open,
-            speculative: expected_all && self.speculate_from.is_some_and(|d| depth >= d),
+            speculative: expected_all && self.config.speculate_from.is_some_and(|d| depth >= d),
             ..Frame::default()
         });
     }
@@ -275,11 +247,11 @@ impl SpanMeter {
     /// first move, and every move of a node too shallow to split, is searched by the node's
     /// worker; a later one starts a chain of its own.
     pub fn next_move(&mut self, searched: usize, depth: i32) {
-        let limit = self.split_limit.unwrap_or(u32::MAX);
+        let limit = self.config.split_limit.unwrap_or(u32::MAX);
         if let Some(frame) = self.path.last_mut() {
             let first = if frame.speculative { 1 } else { 2 };
             let split =
-                searched >= first && depth >= self.min_split_depth && frame.own_open < limit;
+                searched >= first && depth >= self.config.min_split_depth && frame.own_open < limit;
             frame.close_chain(false);
             frame.current_move = searched;
             if split {
@@ -350,7 +322,7 @@ mod tests {
     /// A root of one node whose first move's subtree has 3 nodes and whose two later moves'
     /// have 5 and 2; `cut_by_last`: the last move cuts the root.
     fn root_with_three_moves(cut_by_last: bool) -> IterationSpan {
-        let mut m = SpanMeter::new(2);
+        let mut m = SpanMeter::new(SpanConfig::default());
         m.enter(t(0), 4, false);
         let mut nodes = 1;
         for (i, size) in [3u64, 5, 2].into_iter().enumerate() {
@@ -382,7 +354,7 @@ mod tests {
     #[test]
     fn a_chain_adds_its_searches_one_after_the_other() {
         // The root's second move searched twice (reduced, then in full): one chain of 4 + 6.
-        let mut m = SpanMeter::new(2);
+        let mut m = SpanMeter::new(SpanConfig::default());
         m.enter(t(0), 4, false);
         m.next_move(1, 4);
         let at = child(&mut m, 1, 2);
@@ -396,7 +368,7 @@ mod tests {
 
     #[test]
     fn nodes_too_shallow_to_split_are_searched_by_one_worker() {
-        let mut m = SpanMeter::new(2);
+        let mut m = SpanMeter::new(SpanConfig::default());
         m.enter(t(0), 4, false);
         let mut at = 1;
         for (i, size) in [3u64, 5, 2].into_iter().enumerate() {
@@ -411,7 +383,10 @@ mod tests {
     #[test]
     fn a_speculative_node_does_not_wait_for_its_first_move() {
         // An expected all-node with moves of 3 and 5 nodes: both chains from the start.
-        let mut m = SpanMeter::new(2).with_speculation_from(Some(2));
+        let mut m = SpanMeter::new(SpanConfig {
+            speculate_from: Some(2),
+            ..SpanConfig::default()
+        });
         m.enter(t(0), 4, true);
         m.next_move(1, 4);
         let at = child(&mut m, 1, 3);
@@ -426,7 +401,10 @@ mod tests {
 
     #[test]
     fn a_speculative_node_cut_by_its_first_move_was_mispredicted() {
-        let mut m = SpanMeter::new(2).with_speculation_from(Some(2));
+        let mut m = SpanMeter::new(SpanConfig {
+            speculate_from: Some(2),
+            ..SpanConfig::default()
+        });
         m.enter(t(0), 4, true);
         m.next_move(1, 4);
         let at = child(&mut m, 1, 3);
