@@ -298,8 +298,15 @@ KERNEL void LAUNCH_BOUNDS(WORKER_LANES, SEARCH_BLOCKS_PER_SM)
 
     if (result->status != STATUS_RUNNING && !params->start) return;
 #if SOLO_MAIN
-    if (worker == 0 && lane == 0) ((volatile GLOBAL u32 *)control)[CONTROL_SM0] = SM_ID() + 1u;
-    const u32 my_sm = SM_ID() + 1u;
+    /* The workers that may end an iteration count themselves on their multiprocessor for the
+     * launch; a helper beside one suspends (search_state.h). */
+#if SOLO_MAIN == 2
+    const u32 solo_self = worker == 0u || (params->finisher == FINISH_CLEAN && clean_worker);
+#else
+    const u32 solo_self = worker == 0u;
+#endif
+    GLOBAL u32 *solo_word = control + CONTROL_SOLO + SM_ID() % SOLO_SMS;
+    if (solo_self && lane == 0) ATOMIC_ADD_U32(solo_word, 1u);
 #endif
 
     /* A fresh start at the root, or the saved stack resumed. */
@@ -486,7 +493,7 @@ restart:
                 bc.tt_data = d;
                 bc.done = done >= FINISH_QUORUM;
 #if SOLO_MAIN
-                bc.solo_yield = worker > 0 && ((volatile GLOBAL u32 *)control)[CONTROL_SM0] == my_sm;
+                bc.solo_yield = !solo_self && *(volatile GLOBAL u32 *)solo_word != 0u;
 #endif
                 if (params->workers > 1) bc.slice_used = used;
                 bc.busy = watch && deferrable && on_slot == key;
@@ -1675,7 +1682,7 @@ restart:
 #endif
     /* ---- Leaving the launch ---- */
 #if SOLO_MAIN
-    if (worker == 0 && lane == 0) ((volatile GLOBAL u32 *)control)[CONTROL_SM0] = 0u;
+    if (solo_self && lane == 0) ATOMIC_ADD_U32(solo_word, 0xFFFFFFFFu);
 #endif
     if (finished) {
 #if HELPERS_KEEP

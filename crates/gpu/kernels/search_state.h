@@ -278,18 +278,29 @@ typedef struct {
 #ifndef FINISH_PICK
 #define FINISH_PICK 0u
 #endif
-/* SOLO_MAIN 1 (an experiment, off): a helper that finds itself on the multiprocessor worker 0
- * runs on (CONTROL_SM0, worker 0's SM_ID() + 1 while it runs a launch, else 0) suspends for the
- * launch, so that worker 0, which alone ends iterations under FINISH_MAIN, runs alone there: a
- * worker beside another is slower (the instruction cache). Tried under FINISH_ANY in the
- * twenty-third session, where worker 0 almost never ends an iteration. Meaningful on NVIDIA
- * only: elsewhere SM_ID() is the work-group's own number. H200, 528 workers, FINISH_MAIN
- * (fifty-sixth session): 42% less time to depth 14 from an empty table, none on replayed games'
- * tables (depth 15, 338 searches). Off. */
+/* SOLO_MAIN (an experiment, off): the workers that may end an iteration run alone on their
+ * multiprocessor: a helper that finds itself beside one suspends for the launch, as a worker beside
+ * another is slower (the instruction cache; at depth 19 a node costs a worker 1.14 to 1.21 times as
+ * much with a second one on its multiprocessor, seventieth session). 1: worker 0 only, which alone
+ * ends iterations under FINISH_MAIN; 2: under FINISH_CLEAN also the clean helpers (worker 0 and
+ * about CLEAN_WORKERS more: at 264 workers nine, so nine noisy helpers suspended). Each such worker
+ * counts itself in its multiprocessor's word (control[CONTROL_SOLO + SM_ID() % SOLO_SMS]) for
+ * the launch, and a helper reads its own at every node's entry. Meaningful on NVIDIA only:
+ * elsewhere SM_ID() is the work-group's own number. 1 was tried under FINISH_ANY in the
+ * twenty-third session, where worker 0 almost never ends an iteration; H200, 528 workers,
+ * FINISH_MAIN (fifty-sixth session): 42% less time to depth 14 from an empty table, none on
+ * replayed games' tables (depth 15, 338 searches). 2 under FINISH_CLEAN, H200, bench x8
+ * (seventy-first session): 264 workers +8.2% [-6.1, +24.6] time to depth 19 (14 runs), +12.7% to
+ * 17, 528 workers +3.2% to 19; the finishers walked 20% faster and their walks were 54% longer:
+ * a finisher is paced by the other workers' progress, not by its own speed. Off. */
 #ifndef SOLO_MAIN
 #define SOLO_MAIN 0
 #endif
-#define CONTROL_SM0 9
+#if SOLO_MAIN < 0 || SOLO_MAIN > 2
+#error "SOLO_MAIN: 0 off, 1 worker 0 alone, 2 every worker that may end an iteration alone"
+#endif
+#define CONTROL_SOLO 9
+#define SOLO_SMS 256u
 /* control[1]: nodes entered in this launch by all workers, zeroed by the host before each launch.
  * With several workers a launch ends when they have entered `slice_nodes` nodes each on average,
  * not when each has: workers differ in what their nodes cost (one whose nodes end on the table
@@ -424,11 +435,11 @@ DEVICE_FN u32 helper_ends(const GLOBAL SearchParams *params, GLOBAL u32 *control
 #define DIAG_NEED_GEN_QS 14u
 #define DIAG_NEED_EVAL_QS 15u
 #define DIAG_STATE_QS (DIAG_STATE_BASE + 7u)
-#define CONTROL_CYCLES 10 /* the counters' first word (a u32 index; 8-byte aligned) */
+#define CONTROL_CYCLES 266 /* the counters' first word (a u32 index; 8-byte aligned), after SOLO_MAIN's */
 #if DIAG_CYCLES
 #define CONTROL_DIAG_TABLE (CONTROL_CYCLES + 4 * DIAG_PARTS) /* the table's first word (8-byte aligned) */
 #else
-#define CONTROL_DIAG_TABLE 10 /* the table's first word (a u32 index; 8-byte aligned) */
+#define CONTROL_DIAG_TABLE CONTROL_CYCLES /* the table's first word (a u32 index; 8-byte aligned) */
 #endif
 #ifdef DIAG_UNIQUE
 DEVICE_FN void diag_count(GLOBAL u32 *control, u64 key, i32 depth) {
@@ -527,7 +538,7 @@ typedef struct {
     u32 pv_len;
     i32 history;      /* the history of a move late-move reduction is reducing (a shared table) */
 #if SOLO_MAIN
-    u32 solo_yield;   /* SOLO_MAIN: this helper shares worker 0's multiprocessor */
+    u32 solo_yield;   /* SOLO_MAIN: this helper shares a finisher's multiprocessor */
 #endif
 } Broadcast;
 

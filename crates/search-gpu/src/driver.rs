@@ -251,15 +251,23 @@ fn pick_finisher(done: &[Finished], pick: FinishPick) -> Option<Finished> {
 /// The words a helper's result is checked against (`CONTROL_ROOT`, `CONTROL_FIRST`).
 const CONTROL_ROOT: usize = 2;
 const CONTROL_FIRST: usize = 3;
-const CONTROL_SM0: usize = 9;
+/// `SOLO_MAIN`'s words, a multiprocessor each (`CONTROL_SOLO`, `SOLO_SMS` in search_state.h).
+const CONTROL_SOLO: usize = 9;
+const SOLO_SMS: usize = 256;
 
-/// `control`'s length: the flag, the slice count, the two root words and (word 9) worker 0's
-/// multiprocessor for `SOLO_MAIN`, and with diagnostics their counters and table of 2^log2 keys.
+/// `control`'s length: the flag, the slice count, the two root words, the node counts' words,
+/// from word 9 a word a multiprocessor for `SOLO_MAIN`, and with diagnostics the cycle counters
+/// and the table of 2^log2 keys.
 fn control_words(diag_log2: Option<u32>, cycles: bool) -> usize {
     let table = control_diag_table(cycles);
-    diag_log2.map_or(if cycles { table } else { CONTROL_SM0 + 1 }, |n| {
-        table + (2usize << n)
-    })
+    diag_log2.map_or(
+        if cycles {
+            table
+        } else {
+            CONTROL_SOLO + SOLO_SMS
+        },
+        |n| table + (2usize << n),
+    )
 }
 
 /// The value of a root move packed by the kernel's `root_pack` (value offset by 32768 in the high

@@ -5,10 +5,11 @@
 //! root (`START_KEEP`) resumes it where it is. The finishers' results must not change in kind:
 //! only worker 0 (and under `clean` a clean helper, here every second worker) ends an iteration
 //! and they prove the mates, in slices of 16 nodes that suspend the kept helpers hundreds of
-//! times, and a quiet position gives a legal line. On PoCL
-//! `SOLO_MAIN` only compiles and runs its word (no two work-groups share a multiprocessor
-//! number there). Its own test binary, because the kernel's build options are read from the
-//! environment when a search is opened.
+//! times, and a quiet position gives a legal line. On PoCL `SOLO_MAIN` 2 (the finishers, worker 0
+//! and under `clean` the clean helpers, count themselves on their multiprocessor) only compiles
+//! and runs its words (no two work-groups share a multiprocessor number there). Its own test
+//! binary, because the kernel's build options are read from the environment when a search is
+//! opened.
 
 mod common;
 
@@ -47,7 +48,7 @@ fn kept_helpers_leave_worker_0_proving_the_mates() {
     // thread reads the environment meanwhile.
     unsafe {
         common::set_kernel_options(
-            "-DHELPERS_KEEP=2 -DSOLO_MAIN=1 -DCLEAN_EVERY=2u -DCLEAN_WORKERS=0",
+            "-DHELPERS_KEEP=2 -DSOLO_MAIN=2 -DCLEAN_EVERY=2u -DCLEAN_WORKERS=0",
         )
     };
     let mates = [

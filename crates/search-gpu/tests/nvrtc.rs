@@ -54,7 +54,7 @@ fn search_kernel_compiles_for_sm_90() {
     // (evaluations at stand pat and reverse futility not kept), REPETITION_FILTER off (the game's
     // part of the repetition test read whatever the key), AHEAD_ENDS off (helpers searching ahead
     // never end an iteration), HELPERS_KEEP 2 (under `main`, helpers deepen on their own and go
-    // on across iterations), SOLO_MAIN on (helpers beside worker 0 suspend), FINISH_QUORUM 3 (an
+    // on across iterations), SOLO_MAIN 1 and 2 (helpers beside worker 0, or beside any finisher, suspend), FINISH_QUORUM 3 (an
     // iteration ends when three workers have finished it), CLEAN_EVERY 8 (under
     // `GPU Finisher clean`, every 8th helper clean), CLEAN_DEEPER 2 (every 2nd clean helper a ply
     // deeper), CLEAN_WORKERS 0 (the clean helpers spaced by CLEAN_EVERY alone); and the diagnostic
@@ -81,6 +81,7 @@ fn search_kernel_compiles_for_sm_90() {
         &[("AHEAD_ENDS", "0")][..],
         &[("HELPERS_KEEP", "2")][..],
         &[("SOLO_MAIN", "1")][..],
+        &[("SOLO_MAIN", "2")][..],
         &[("FINISH_QUORUM", "3u")][..],
         &[("DIAG_CYCLES", "1")][..],
     ] {
