@@ -13,11 +13,20 @@ pairs. Four runs of a variant whose times spread by 10% can still tell a 10% cha
 which the ranges alone (min to max) cannot; with two pairs the interval is wide, and with one
 there is none.
 
+With `--pool`, the runs of several calls of the script pooled, each variant's runs from every
+file given (their logs, as the device's output keeps them: lines other than rows are skipped, and
+a row the script's log cut short is read for its workers, nodes and seconds). Runs of different
+calls cannot be paired (each call its own machine and drift), so the interval is Welch's on the
+log times, unpaired: wider, and the way to pool a depth-19 comparison whose single runs spread by
+1.7 times (seventy-first session). The files must be of one depth and position set.
+
 Usage: python3 bench/ab_table.py ROWS NAME [NAME ...]   (the variants' names, the first the base)
+       python3 bench/ab_table.py --pool NAME,NAME[,...] FILE [FILE ...]
 """
 
 import json
 import math
+import re
 import statistics
 import sys
 
@@ -43,6 +52,83 @@ def paired_change(base, other):
     half = t95(len(d) - 1) * statistics.stdev(d) / math.sqrt(len(d))
     m = statistics.mean(d)
     return math.exp(m - half) - 1, math.exp(m + half) - 1
+
+
+def welch_change(base, other):
+    """The mean change of other's time over base's and its 95% interval, as fractions (change,
+    low, high), from two unpaired lists of seconds (Welch's t on the log times); None with fewer
+    than two runs in either."""
+    if len(base) < 2 or len(other) < 2:
+        return None
+    lb = [math.log(x) for x in base]
+    lo = [math.log(x) for x in other]
+    vb = statistics.variance(lb) / len(lb)
+    vo = statistics.variance(lo) / len(lo)
+    d = statistics.mean(lo) - statistics.mean(lb)
+    se = math.sqrt(vb + vo)
+    if se == 0:
+        return math.exp(d) - 1, math.exp(d) - 1, math.exp(d) - 1
+    df = (vb + vo) ** 2 / (vb ** 2 / (len(lb) - 1) + vo ** 2 / (len(lo) - 1))
+    half = t95(int(df)) * se
+    return math.exp(d) - 1, math.exp(d - half) - 1, math.exp(d + half) - 1
+
+
+ROW = re.compile(r"^(\S+) (\d+) (\{.*)$")
+
+
+def parse_run(js):
+    """A row's JSON, or from one cut short its workers, nodes and seconds (None without them)."""
+    try:
+        return json.loads(js)
+    except json.JSONDecodeError:
+        run = {}
+        for key in ("workers", "nodes", "seconds"):
+            m = re.search(rf'"{key}":([0-9.]+)[,}}]', js)
+            if not m:
+                return None
+            run[key] = float(m.group(1)) if key == "seconds" else int(m.group(1))
+        return run
+
+
+def read_logs(texts):
+    """{(workers, name): [run, ...]} pooled over the texts of several logs of the script."""
+    runs = {}
+    for text in texts:
+        for line in text.splitlines():
+            m = ROW.match(line.strip())
+            if not m:
+                continue
+            run = parse_run(m.group(3))
+            if run is not None:
+                runs.setdefault((run["workers"], m.group(1)), []).append(run)
+    return runs
+
+
+def pooled_table(runs, order):
+    """The table's lines for pooled runs: each variant's runs, mean, least and greatest time, and
+    its change against the first variant's with Welch's interval."""
+    out = [f"{'workers':>8} {'variant':>14} {'runs':>5} {'mean s':>8} {'min s':>8} {'max s':>8} "
+           f"{'vs first':>9} {'95% interval (unpaired)':>25} {'nodes/s':>12}"]
+    for workers in sorted({w for w, _ in runs}):
+        base = None
+        for name in order:
+            rs = runs.get((workers, name))
+            if not rs:
+                continue
+            secs = [r["seconds"] for r in rs]
+            mean = statistics.mean(secs)
+            interval = ""
+            if base is None:
+                base = secs
+            else:
+                ch = welch_change(base, secs)
+                if ch is not None:
+                    interval = f"[{100 * ch[1]:+.1f}%, {100 * ch[2]:+.1f}%]"
+            nps = sum(r["nodes"] for r in rs) / sum(secs)
+            out.append(f"{workers:>8} {name:>14} {len(rs):>5} {mean:>8.3f} {min(secs):>8.3f} "
+                       f"{max(secs):>8.3f} {100 * (mean / statistics.mean(base) - 1):>+8.1f}% "
+                       f"{interval:>25} {nps:>12.0f}")
+    return out
 
 
 def read_rows(lines):
@@ -88,8 +174,15 @@ def table(runs, order):
 
 
 def main(argv):
-    if len(argv) < 2:
-        print(__doc__.strip().splitlines()[-1], file=sys.stderr)
+    if len(argv) >= 3 and argv[0] == "--pool":
+        texts = []
+        for path in argv[2:]:
+            with open(path) as f:
+                texts.append(f.read())
+        print("\n".join(pooled_table(read_logs(texts), argv[1].split(","))))
+        return 0
+    if len(argv) < 2 or argv[0] == "--pool":
+        print("\n".join(__doc__.strip().splitlines()[-2:]), file=sys.stderr)
         return 2
     with open(argv[0]) as f:
         runs = read_rows(f)

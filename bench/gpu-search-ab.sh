@@ -27,6 +27,9 @@
 #   SELFTEST   1: selftest each variant first                   (default 1)
 #   SELFTEST_NODES  selftest's perft limit                      (default 1000000)
 #   DATA       the test data folder for selftest               (default: the engine's)
+#   ROWS       a file the runs' rows are appended to, kept      (default: a temporary file)
+# The runs of several calls (several GPUs or device calls, in any order of the variants) pool with
+# `python3 bench/ab_table.py --pool BASE,OTHER,... LOGS...`, the logs or the ROWS files.
 # Nodes and seconds are the sums over the positions, as `kogge benchsmp` reports them. With one
 # worker the search is deterministic: every run of a variant must give the same node count, and
 # the script says so where it does not.
@@ -50,8 +53,14 @@ fi
 # shellcheck source=bench/ab-common.sh
 source bench/ab-common.sh
 read_variants
+# This call's rows (NAME REP JSON, one run a line) for its table; also appended to the file ROWS
+# names, if any, where `bench/ab_table.py --pool` can pool them with other calls'.
 rows=$(mktemp)
 trap 'rm -f "$rows"' EXIT
+keep=()
+if [[ -n "${ROWS:-}" ]]; then
+    keep=("$ROWS")
+fi
 
 # Runs `kogge ARGS...` as variant $1 (its binary and OpenCL options).
 kogge_as() {
@@ -119,7 +128,7 @@ for w in $WORKERS; do
             # shellcheck disable=SC2046
             line=$(kogge_as "$v" benchsmp --backend "$BACKEND" --positions bench --count "$COUNT" \
                 --depth "$DEPTH" --workers "$w" $(parallel_args_of "$v") --json | tail -1)
-            echo "$name $rep $line" | tee -a "$rows" | cut -c1-160
+            echo "$name $rep $line" | tee -a "$rows" "${keep[@]}" | cut -c1-160
         done
     done
 done

@@ -65,5 +65,49 @@ class TableTest(unittest.TestCase):
         self.assertTrue(any("not deterministic" in line for line in lines))
 
 
+class PooledTest(unittest.TestCase):
+    LOG_A = "\n".join([
+        "== 264 workers, 8 bench positions, depth 19",
+        row("base", 1, 264, 10.0, nodes=250),
+        row("new", 1, 264, 8.0, nodes=200),
+        # The script's log cuts a row at 160 characters: workers, nodes and seconds survive.
+        'base 2 {"workers":264,"nodes":300,"seconds":12.0,"nps":25,"nps_speedup":1.00,"seconds_m',
+        row("new", 2, 264, 9.0, nodes=225),
+        "",
+        " workers        variant  runs   mean s    min s    max s  vs first",
+        "     264           base     2   11.000    10.000   12.000     +0.0%",
+    ])
+    LOG_B = "\n".join([row("new", 1, 264, 8.5), row("base", 1, 264, 11.0)])
+
+    def test_rows_of_several_logs_pool_and_other_lines_are_skipped(self):
+        runs = ab_table.read_logs([self.LOG_A, self.LOG_B])
+        self.assertEqual(sorted(runs), [(264, "base"), (264, "new")])
+        self.assertEqual([r["seconds"] for r in runs[(264, "base")]], [10.0, 12.0, 11.0])
+        self.assertEqual(runs[(264, "base")][1]["nodes"], 300)
+
+    def test_a_row_cut_before_its_seconds_is_dropped(self):
+        self.assertIsNone(ab_table.parse_run('{"workers":264,"nodes":300,"sec'))
+        self.assertEqual(ab_table.parse_run('{"workers":1,"nodes":5,"seconds":0.5,"x'),
+                         {"workers": 1, "nodes": 5, "seconds": 0.5})
+
+    def test_welch_finds_a_clear_change_and_not_a_spread_alone(self):
+        base = [10.0, 10.5, 9.8, 10.2, 9.9]
+        change, low, high = ab_table.welch_change(base, [0.8 * x for x in base])
+        self.assertAlmostEqual(change, -0.2)
+        self.assertLess(high, 0.0)
+        self.assertLess(low, -0.2)
+        _, low, high = ab_table.welch_change(base, [10.1, 9.9, 10.4, 9.7, 10.0])
+        self.assertLess(low, 0.0)
+        self.assertGreater(high, 0.0)
+        self.assertIsNone(ab_table.welch_change(base, [9.0]))
+
+    def test_the_pooled_table_compares_every_variant_with_the_first(self):
+        lines = ab_table.pooled_table(ab_table.read_logs([self.LOG_A, self.LOG_B]), ["base", "new"])
+        new = next(line for line in lines if line.split()[:2] == ["264", "new"])
+        self.assertEqual(new.split()[2], "3")  # three runs over the two logs
+        self.assertIn("-22.7%", new)  # a mean of 8.5 s against 11.0 s
+        self.assertIn("[", new)
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -290,8 +290,8 @@ typedef struct {
  * twenty-third session, where worker 0 almost never ends an iteration; H200, 528 workers,
  * FINISH_MAIN (fifty-sixth session): 42% less time to depth 14 from an empty table, none on
  * replayed games' tables (depth 15, 338 searches). 2 under FINISH_CLEAN, H200, bench x8
- * (seventy-first session): 264 workers +8.2% [-6.1, +24.6] time to depth 19 (14 runs), +12.7% to
- * 17, 528 workers +3.2% to 19; the finishers walked 20% faster and their walks were 54% longer:
+ * (seventy-first session): 264 workers +9.4% [-7.0, +25.8] time to depth 19 (14 runs), +12.8% to
+ * 17, 528 workers +3.9% to 19; the finishers walked 20% faster and their walks were 54% longer:
  * a finisher is paced by the other workers' progress, not by its own speed. Off. */
 #ifndef SOLO_MAIN
 #define SOLO_MAIN 0
