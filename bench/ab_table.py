@@ -55,22 +55,22 @@ def paired_change(base, other):
 
 
 def welch_change(base, other):
-    """The mean change of other's time over base's and its 95% interval, as fractions (change,
-    low, high), from two unpaired lists of seconds (Welch's t on the log times); None with fewer
-    than two runs in either."""
+    """The 95% interval, as fractions (low, high), of other's time over base's from their runs
+    unpaired ({key: seconds}, the keys ignored): Welch's t on the log times; None with fewer than
+    two runs in either."""
     if len(base) < 2 or len(other) < 2:
         return None
-    lb = [math.log(x) for x in base]
-    lo = [math.log(x) for x in other]
+    lb = [math.log(x) for x in base.values()]
+    lo = [math.log(x) for x in other.values()]
     vb = statistics.variance(lb) / len(lb)
     vo = statistics.variance(lo) / len(lo)
     d = statistics.mean(lo) - statistics.mean(lb)
     se = math.sqrt(vb + vo)
     if se == 0:
-        return math.exp(d) - 1, math.exp(d) - 1, math.exp(d) - 1
+        return math.exp(d) - 1, math.exp(d) - 1
     df = (vb + vo) ** 2 / (vb ** 2 / (len(lb) - 1) + vo ** 2 / (len(lo) - 1))
     half = t95(int(df)) * se
-    return math.exp(d) - 1, math.exp(d - half) - 1, math.exp(d + half) - 1
+    return math.exp(d - half) - 1, math.exp(d + half) - 1
 
 
 ROW = re.compile(r"^(\S+) (\d+) (\{.*)$")
@@ -91,7 +91,8 @@ def parse_run(js):
 
 
 def read_logs(texts):
-    """{(workers, name): [run, ...]} pooled over the texts of several logs of the script."""
+    """{(workers, name): {i: run}} pooled over the texts of several logs of the script, the runs
+    of each numbered in the order read (runs of different calls are not pairs)."""
     runs = {}
     for text in texts:
         for line in text.splitlines():
@@ -100,35 +101,9 @@ def read_logs(texts):
                 continue
             run = parse_run(m.group(3))
             if run is not None:
-                runs.setdefault((run["workers"], m.group(1)), []).append(run)
+                rs = runs.setdefault((run["workers"], m.group(1)), {})
+                rs[len(rs)] = run
     return runs
-
-
-def pooled_table(runs, order):
-    """The table's lines for pooled runs: each variant's runs, mean, least and greatest time, and
-    its change against the first variant's with Welch's interval."""
-    out = [f"{'workers':>8} {'variant':>14} {'runs':>5} {'mean s':>8} {'min s':>8} {'max s':>8} "
-           f"{'vs first':>9} {'95% interval (unpaired)':>25} {'nodes/s':>12}"]
-    for workers in sorted({w for w, _ in runs}):
-        base = None
-        for name in order:
-            rs = runs.get((workers, name))
-            if not rs:
-                continue
-            secs = [r["seconds"] for r in rs]
-            mean = statistics.mean(secs)
-            interval = ""
-            if base is None:
-                base = secs
-            else:
-                ch = welch_change(base, secs)
-                if ch is not None:
-                    interval = f"[{100 * ch[1]:+.1f}%, {100 * ch[2]:+.1f}%]"
-            nps = sum(r["nodes"] for r in rs) / sum(secs)
-            out.append(f"{workers:>8} {name:>14} {len(rs):>5} {mean:>8.3f} {min(secs):>8.3f} "
-                       f"{max(secs):>8.3f} {100 * (mean / statistics.mean(base) - 1):>+8.1f}% "
-                       f"{interval:>25} {nps:>12.0f}")
-    return out
 
 
 def read_rows(lines):
@@ -143,10 +118,11 @@ def read_rows(lines):
     return runs
 
 
-def table(runs, order):
-    """The table's lines."""
+def table(runs, order, change=paired_change, label="95% interval"):
+    """The table's lines; `change` gives each variant's interval against the first's
+    (paired_change, or welch_change for pooled runs)."""
     out = [f"{'workers':>8} {'variant':>14} {'runs':>5} {'mean s':>8} {'min s':>8} {'max s':>8} "
-           f"{'vs first':>9} {'95% interval':>17} {'mean nodes':>12} {'nodes/s':>12}"]
+           f"{'vs first':>9} {label:>25} {'mean nodes':>12} {'nodes/s':>12}"]
     for workers in sorted({w for w, _ in runs}):
         base = None
         for name in order:
@@ -159,13 +135,13 @@ def table(runs, order):
             if base is None:
                 base = (mean, secs)
             else:
-                ci = paired_change(base[1], secs)
+                ci = change(base[1], secs)
                 if ci is not None:
                     interval = f"[{100 * ci[0]:+.1f}%, {100 * ci[1]:+.1f}%]"
             nodes = statistics.mean(r["nodes"] for r in rs.values())
             nps = sum(r["nodes"] for r in rs.values()) / sum(secs.values())
             out.append(f"{workers:>8} {name:>14} {len(rs):>5} {mean:>8.3f} {min(secs.values()):>8.3f} "
-                       f"{max(secs.values()):>8.3f} {100 * (mean / base[0] - 1):>+8.1f}% {interval:>17} "
+                       f"{max(secs.values()):>8.3f} {100 * (mean / base[0] - 1):>+8.1f}% {interval:>25} "
                        f"{nodes:>12.0f} {nps:>12.0f}")
             if workers == 1 and len({r["nodes"] for r in rs.values()}) > 1:
                 out.append(f"{'':>8} {name:>14} one worker gave different node counts: "
@@ -179,7 +155,8 @@ def main(argv):
         for path in argv[2:]:
             with open(path) as f:
                 texts.append(f.read())
-        print("\n".join(pooled_table(read_logs(texts), argv[1].split(","))))
+        print("\n".join(table(read_logs(texts), argv[1].split(","), welch_change,
+                               "95% interval (unpaired)")))
         return 0
     if len(argv) < 2 or argv[0] == "--pool":
         print("\n".join(__doc__.strip().splitlines()[-2:]), file=sys.stderr)

@@ -82,7 +82,7 @@ class PooledTest(unittest.TestCase):
     def test_rows_of_several_logs_pool_and_other_lines_are_skipped(self):
         runs = ab_table.read_logs([self.LOG_A, self.LOG_B])
         self.assertEqual(sorted(runs), [(264, "base"), (264, "new")])
-        self.assertEqual([r["seconds"] for r in runs[(264, "base")]], [10.0, 12.0, 11.0])
+        self.assertEqual([r["seconds"] for r in runs[(264, "base")].values()], [10.0, 12.0, 11.0])
         self.assertEqual(runs[(264, "base")][1]["nodes"], 300)
 
     def test_a_row_cut_before_its_seconds_is_dropped(self):
@@ -91,22 +91,27 @@ class PooledTest(unittest.TestCase):
                          {"workers": 1, "nodes": 5, "seconds": 0.5})
 
     def test_welch_finds_a_clear_change_and_not_a_spread_alone(self):
-        base = [10.0, 10.5, 9.8, 10.2, 9.9]
-        change, low, high = ab_table.welch_change(base, [0.8 * x for x in base])
-        self.assertAlmostEqual(change, -0.2)
+        base = dict(enumerate([10.0, 10.5, 9.8, 10.2, 9.9]))
+        low, high = ab_table.welch_change(base, {k: 0.8 * x for k, x in base.items()})
         self.assertLess(high, 0.0)
         self.assertLess(low, -0.2)
-        _, low, high = ab_table.welch_change(base, [10.1, 9.9, 10.4, 9.7, 10.0])
+        self.assertGreater(high, -0.2)
+        low, high = ab_table.welch_change(base, dict(enumerate([10.1, 9.9, 10.4, 9.7, 10.0])))
         self.assertLess(low, 0.0)
         self.assertGreater(high, 0.0)
-        self.assertIsNone(ab_table.welch_change(base, [9.0]))
+        self.assertIsNone(ab_table.welch_change(base, {0: 9.0}))
 
-    def test_the_pooled_table_compares_every_variant_with_the_first(self):
-        lines = ab_table.pooled_table(ab_table.read_logs([self.LOG_A, self.LOG_B]), ["base", "new"])
+    def test_the_pooled_table_compares_every_variant_with_the_first_unpaired(self):
+        runs = ab_table.read_logs([self.LOG_A, self.LOG_B])
+        lines = ab_table.table(runs, ["base", "new"], ab_table.welch_change)
         new = next(line for line in lines if line.split()[:2] == ["264", "new"])
         self.assertEqual(new.split()[2], "3")  # three runs over the two logs
         self.assertIn("-22.7%", new)  # a mean of 8.5 s against 11.0 s
         self.assertIn("[", new)
+        # Paired by their numbers the same runs would give another interval.
+        paired = next(line for line in ab_table.table(runs, ["base", "new"])
+                      if line.split()[:2] == ["264", "new"])
+        self.assertNotEqual(new, paired)
 
 
 if __name__ == "__main__":

@@ -435,7 +435,8 @@ DEVICE_FN u32 helper_ends(const GLOBAL SearchParams *params, GLOBAL u32 *control
 #define DIAG_NEED_GEN_QS 14u
 #define DIAG_NEED_EVAL_QS 15u
 #define DIAG_STATE_QS (DIAG_STATE_BASE + 7u)
-#define CONTROL_CYCLES 266 /* the counters' first word (a u32 index; 8-byte aligned), after SOLO_MAIN's */
+/* The counters' first word (a u32 index; 8-byte aligned), after SOLO_MAIN's. */
+#define CONTROL_CYCLES ((CONTROL_SOLO + SOLO_SMS + 1u) & ~1u)
 #if DIAG_CYCLES
 #define CONTROL_DIAG_TABLE (CONTROL_CYCLES + 4 * DIAG_PARTS) /* the table's first word (8-byte aligned) */
 #else

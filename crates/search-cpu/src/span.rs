@@ -380,9 +380,9 @@ mod tests {
         assert_eq!(m.iterations()[0].span.nodes, 11);
     }
 
-    #[test]
-    fn a_speculative_node_does_not_wait_for_its_first_move() {
-        // An expected all-node with moves of 3 and 5 nodes: both chains from the start.
+    /// A meter speculating from depth 2, inside an expected all-node of depth 4 whose first move's
+    /// subtree of 3 nodes was searched: the meter and the count after it.
+    fn speculated_first_move() -> (SpanMeter, u64) {
         let mut m = SpanMeter::new(SpanConfig {
             speculate_from: Some(2),
             ..SpanConfig::default()
@@ -390,6 +390,13 @@ mod tests {
         m.enter(t(0), 4, true);
         m.next_move(1, 4);
         let at = child(&mut m, 1, 3);
+        (m, at)
+    }
+
+    #[test]
+    fn a_speculative_node_does_not_wait_for_its_first_move() {
+        // An expected all-node with moves of 3 and 5 nodes: both chains from the start.
+        let (mut m, at) = speculated_first_move();
         m.next_move(2, 4);
         let at = child(&mut m, at, 5);
         m.leave(t(at));
@@ -401,13 +408,7 @@ mod tests {
 
     #[test]
     fn a_speculative_node_cut_by_its_first_move_was_mispredicted() {
-        let mut m = SpanMeter::new(SpanConfig {
-            speculate_from: Some(2),
-            ..SpanConfig::default()
-        });
-        m.enter(t(0), 4, true);
-        m.next_move(1, 4);
-        let at = child(&mut m, 1, 3);
+        let (mut m, at) = speculated_first_move();
         m.cut();
         m.leave(t(at));
         // A node not expected to be an all-node waits as before.

@@ -38,7 +38,7 @@ pub struct CyclePart {
 /// Where `control`'s cycle counters start (`CONTROL_CYCLES` in search_state.h), and how many
 /// parts they time (`DIAG_PARTS`: the cooperative steps, then from `DIAG_STATE_BASE` the
 /// states), each a pair of u64 (cycles, turns).
-const CONTROL_CYCLES: usize = 266;
+const CONTROL_CYCLES: usize = (super::CONTROL_SOLO + super::SOLO_SMS + 1) & !1;
 const DIAG_PARTS: usize = 32;
 const DIAG_STATE_BASE: usize = 16;
 /// The cooperative steps' and the states' names, in the kernel's numbering (`NEED_*`,
