@@ -20,6 +20,16 @@ calls cannot be paired (each call its own machine and drift), so the interval is
 log times, unpaired: wider, and the way to pool a depth-19 comparison whose single runs spread by
 1.7 times (seventy-first session). The files must be of one depth and position set.
 
+Rows that give each position's time (`kogge benchsmp --json`'s `position_seconds`, from the
+seventy-second session on) get a second table: each variant's geometric mean time a position, and
+its change against the first variant as the mean over the positions of each position's change in
+log time, every position weighing alike. Most of a run's spread at game depths is one position's
+(the fifth bench position's root move changing, seventy-first session), so this interval is
+narrower than the total's; it answers "how much faster on a position", not "how much less time in
+all", and a change on one position alone moves it by an eighth. Paired by repetition as above
+(one mean log change a repetition), or with `--pool` Welch's interval summed over the positions.
+Rows cut short in a log have no positions and are left out of it.
+
 Usage: python3 bench/ab_table.py ROWS NAME [NAME ...]   (the variants' names, the first the base)
        python3 bench/ab_table.py --pool NAME,NAME[,...] FILE [FILE ...]
 """
@@ -71,6 +81,75 @@ def welch_change(base, other):
     df = (vb + vo) ** 2 / (vb ** 2 / (len(lb) - 1) + vo ** 2 / (len(lo) - 1))
     half = t95(int(df)) * se
     return math.exp(d - half) - 1, math.exp(d + half) - 1
+
+
+def position_logs(rs):
+    """[{key: log seconds}] a position, from the runs ({key: run}) that give their positions'
+    times (the others left out); None if none does or their position counts differ."""
+    runs = {k: r["position_seconds"] for k, r in rs.items() if r.get("position_seconds")}
+    counts = {len(p) for p in runs.values()}
+    if len(counts) != 1:
+        return None
+    return [{k: math.log(max(p[i], 1e-6)) for k, p in runs.items()} for i in range(counts.pop())]
+
+
+def position_change(base, other, paired):
+    """The change of other over base (position_logs each) as the mean over positions of each
+    position's change in mean log time: (change, 95% interval or None), as fractions. Paired:
+    the repetitions both have, each one mean log change over the positions, Student's t; else
+    Welch's interval with the positions' variances summed."""
+    n = len(base)
+    if paired:
+        reps = sorted(set(base[0]) & set(other[0]))
+        d = {r: sum(o[r] - b[r] for b, o in zip(base, other)) / n for r in reps}
+        if not d:
+            return None
+        m = statistics.mean(d.values())
+        ci = paired_change({r: 1.0 for r in d}, {r: math.exp(v) for r, v in d.items()})
+        return math.exp(m) - 1, ci
+    m = sum(statistics.mean(o.values()) - statistics.mean(b.values()) for b, o in zip(base, other)) / n
+    if min(len(base[0]), len(other[0])) < 2:
+        return math.exp(m) - 1, None
+    terms = []
+    for b, o in zip(base, other):
+        for side in (b, o):
+            v = statistics.variance(side.values()) / len(side) / n ** 2
+            terms.append((v, len(side) - 1))
+    var = sum(v for v, _ in terms)
+    if var == 0:
+        return math.exp(m) - 1, (math.exp(m) - 1, math.exp(m) - 1)
+    df = var ** 2 / sum(v ** 2 / k for v, k in terms)
+    half = t95(int(df)) * math.sqrt(var)
+    return math.exp(m) - 1, (math.exp(m - half) - 1, math.exp(m + half) - 1)
+
+
+def position_table(runs, order, paired=True):
+    """The by-position table's lines (none where no variant's runs give positions)."""
+    out = []
+    for workers in sorted({w for w, _ in runs}):
+        base = None
+        for name in order:
+            logs = position_logs(runs.get((workers, name), {}))
+            if logs is None or (base is not None and len(logs) != len(base)):
+                continue
+            if not out:
+                out.append("each position's geometric mean time (s); the change is the mean of the "
+                           "positions' changes in log time")
+                out.append(f"{'workers':>8} {'variant':>14} {'runs':>5} "
+                           + " ".join(f"{'p' + str(i + 1):>7}" for i in range(len(logs)))
+                           + f" {'vs first':>9} {'95% interval':>18}")
+            means = " ".join(f"{math.exp(statistics.mean(p.values())):>7.3f}" for p in logs)
+            change = interval = ""
+            if base is None:
+                base = logs
+            else:
+                found = position_change(base, logs, paired)
+                if found is not None:
+                    change = f"{100 * found[0]:+.1f}%"
+                    if found[1] is not None:
+                        interval = f"[{100 * found[1][0]:+.1f}%, {100 * found[1][1]:+.1f}%]"
+            out.append(f"{workers:>8} {name:>14} {len(logs[0]):>5} {means} {change:>9} {interval:>18}")
+    return out
 
 
 ROW = re.compile(r"^(\S+) (\d+) (\{.*)$")
@@ -155,8 +234,13 @@ def main(argv):
         for path in argv[2:]:
             with open(path) as f:
                 texts.append(f.read())
-        print("\n".join(table(read_logs(texts), argv[1].split(","), welch_change,
-                               "95% interval (unpaired)")))
+        runs = read_logs(texts)
+        order = argv[1].split(",")
+        print("\n".join(table(runs, order, welch_change, "95% interval (unpaired)")))
+        by_position = position_table(runs, order, paired=False)
+        if by_position:
+            print()
+            print("\n".join(by_position))
         return 0
     if len(argv) < 2 or argv[0] == "--pool":
         print("\n".join(__doc__.strip().splitlines()[-2:]), file=sys.stderr)
@@ -165,6 +249,10 @@ def main(argv):
         runs = read_rows(f)
     print()
     print("\n".join(table(runs, argv[1:])))
+    by_position = position_table(runs, argv[1:])
+    if by_position:
+        print()
+        print("\n".join(by_position))
     return 0
 
 

@@ -29,7 +29,9 @@
 #   DATA       the test data folder for selftest               (default: the engine's)
 #   ROWS       a file the runs' rows are appended to, kept      (default: a temporary file)
 # The runs of several calls (several GPUs or device calls, in any order of the variants) pool with
-# `python3 bench/ab_table.py --pool BASE,OTHER,... LOGS...`, the logs or the ROWS files.
+# `python3 bench/ab_table.py --pool BASE,OTHER,... LOGS...`, the logs or the ROWS files. The log
+# cuts each row at 160 characters, which drops each position's time (`position_seconds`, for
+# ab_table's table by position): name ROWS (e.g. under $OUT on the device) to keep them.
 # Nodes and seconds are the sums over the positions, as `kogge benchsmp` reports them. With one
 # worker the search is deterministic: every run of a variant must give the same node count, and
 # the script says so where it does not.

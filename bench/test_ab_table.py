@@ -9,8 +9,12 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import ab_table  # noqa: E402
 
 
-def row(name, rep, workers, seconds, nodes=1000):
-    return f"{name} {rep} " + json.dumps({"workers": workers, "nodes": nodes, "seconds": seconds})
+def row(name, rep, workers, seconds, nodes=1000, positions=None):
+    run = {"workers": workers, "nodes": nodes, "seconds": seconds}
+    if positions is not None:
+        run["seconds"] = sum(positions)
+        run["position_seconds"] = positions
+    return f"{name} {rep} " + json.dumps(run)
 
 
 class PairedChangeTest(unittest.TestCase):
@@ -112,6 +116,77 @@ class PooledTest(unittest.TestCase):
         paired = next(line for line in ab_table.table(runs, ["base", "new"])
                       if line.split()[:2] == ["264", "new"])
         self.assertNotEqual(new, paired)
+
+
+class ByPositionTest(unittest.TestCase):
+    # Eight positions: the fifth's time jumps between 1.5 and 6 s from run to run in both variants
+    # alike (its root move changing), the other seven are 0.5 s in the base and 10% faster in the
+    # other variant, with a little noise.
+    @staticmethod
+    def runs(factor, n):
+        out = []
+        for k in range(n):
+            noise = 1 + 0.02 * ((k * 7) % 5 - 2) / 2
+            p = [0.5 * factor * noise] * 8
+            p[4] = 6.0 if k % 2 else 1.5
+            out.append(p)
+        return out
+
+    def rows(self, n=16):
+        lines = []
+        for k, (a, b) in enumerate(zip(self.runs(1.0, n), self.runs(0.9, n))):
+            lines += [row("base", k + 1, 264, None, positions=a), row("new", k + 1, 264, None, positions=b)]
+        return lines
+
+    def test_one_noisy_position_hides_a_change_in_the_total_but_not_by_position(self):
+        runs = ab_table.read_rows(self.rows())
+        base, new = runs[(264, "base")], runs[(264, "new")]
+        low, high = ab_table.welch_change({k: r["seconds"] for k, r in base.items()},
+                                          {k: r["seconds"] for k, r in new.items()})
+        self.assertLess(low, 0.0)
+        self.assertGreater(high, 0.0)
+        change, (low, high) = ab_table.position_change(
+            ab_table.position_logs(base), ab_table.position_logs(new), paired=False)
+        # Seven positions 10% faster and one unchanged: the mean log change over the eight.
+        self.assertAlmostEqual(change, 0.9 ** (7 / 8) - 1, places=6)
+        self.assertLess(high, 0.0)
+        self.assertLess(low, change)
+
+    def test_paired_by_repetition_an_exact_change_has_an_exact_interval(self):
+        lines = [row("a", k, 264, None, positions=[1.0 + k, 2.0]) for k in (1, 2, 3)]
+        lines += [row("b", k, 264, None, positions=[0.8 * (1.0 + k), 2.0]) for k in (1, 2, 3)]
+        runs = ab_table.read_rows(lines)
+        change, (low, high) = ab_table.position_change(
+            ab_table.position_logs(runs[(264, "a")]), ab_table.position_logs(runs[(264, "b")]), True)
+        self.assertAlmostEqual(change, 0.8 ** 0.5 - 1)
+        self.assertAlmostEqual(low, change)
+        self.assertAlmostEqual(high, change)
+
+    def test_runs_without_positions_are_left_out_and_counted_so(self):
+        lines = self.rows(4) + [row("base", 9, 264, 3.0), row("new", 9, 264, 3.0)]
+        runs = ab_table.read_rows(lines)
+        self.assertEqual(len(ab_table.position_logs(runs[(264, "base")])[0]), 4)
+        table = ab_table.position_table(runs, ["base", "new"])
+        new = next(line for line in table if line.split()[:2] == ["264", "new"])
+        self.assertEqual(new.split()[2], "4")
+        self.assertIn("%", new)
+        # Rows of an older kogge (no positions anywhere): no second table.
+        self.assertEqual(ab_table.position_table(ab_table.read_rows(
+            [row("base", 1, 264, 3.0), row("new", 1, 264, 2.0)]), ["base", "new"]), [])
+
+    def test_the_pooled_main_prints_both_tables(self):
+        import contextlib
+        import io
+        import tempfile
+        with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as f:
+            f.write("\n".join(self.rows()) + "\n")
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            self.assertEqual(ab_table.main(["--pool", "base,new", f.name]), 0)
+        os.unlink(f.name)
+        text = out.getvalue()
+        self.assertIn("95% interval (unpaired)", text)
+        self.assertIn("each position's geometric mean time", text)
 
 
 if __name__ == "__main__":

@@ -5,7 +5,10 @@
 //! largest count and fewer are launched. With `--runs N` each row with several workers searches
 //! the positions N times and reports the mean: such a search's time to a depth varies by up to 3
 //! times from run to run, with which of near-equal root moves the earlier iterations settled on
-//! (forty-ninth session, docs/PERFORMANCE.md), so one run a row says little.
+//! (forty-ninth session, docs/PERFORMANCE.md), so one run a row says little. With `--json` a row
+//! also gives each position's mean time and nodes: most of that spread is one position's (the
+//! fifth bench position's root move changing at depths 17 to 19, seventy-first session), which
+//! `bench/ab_table.py` can then weigh no more than the others.
 
 use crate::bench::POSITIONS;
 use anyhow::{Context, Result, bail};
@@ -84,6 +87,9 @@ struct Row {
     /// The fastest and the slowest run.
     fastest: Duration,
     slowest: Duration,
+    /// Each position's time and nodes, summed over the runs (in the positions' order).
+    position_time: Vec<Duration>,
+    position_nodes: Vec<u64>,
 }
 
 impl Row {
@@ -218,10 +224,12 @@ pub fn run(args: &BenchSmpArgs) -> Result<ExitCode> {
             time: Duration::ZERO,
             fastest: Duration::MAX,
             slowest: Duration::ZERO,
+            position_time: vec![Duration::ZERO; positions.len()],
+            position_nodes: vec![0; positions.len()],
         };
         for _ in 0..runs {
             let mut run_time = Duration::ZERO;
-            for board in &positions {
+            for (i, board) in positions.iter().enumerate() {
                 gpu.clear().context("clearing the table")?;
                 let position = GamePosition::new(*board);
                 let legal: Vec<_> = board.legal_moves().iter().copied().collect();
@@ -238,8 +246,11 @@ pub fn run(args: &BenchSmpArgs) -> Result<ExitCode> {
                     1,
                 )
                 .context("GPU search")?;
-                run_time += start.elapsed();
+                let time = start.elapsed();
+                run_time += time;
                 row.nodes += result.nodes;
+                row.position_time[i] += time;
+                row.position_nodes[i] += result.nodes;
             }
             row.time += run_time;
             row.fastest = row.fastest.min(run_time);
@@ -252,7 +263,9 @@ pub fn run(args: &BenchSmpArgs) -> Result<ExitCode> {
 }
 
 /// One row, as a table line or (with `json`, the set-up's fields to add) a JSON object: the
-/// mean run's nodes and time, and the speedups of the means over the first row's.
+/// mean run's nodes and time, and the speedups of the means over the first row's; the JSON also
+/// each position's mean time and nodes (`position_seconds`, `position_nodes`), after the fields
+/// a log cut short keeps.
 fn print_row(row: &Row, first: Option<&Row>, json: Option<&str>) {
     let secs = row.mean_secs();
     let nodes = row.mean_nodes();
@@ -263,9 +276,30 @@ fn print_row(row: &Row, first: Option<&Row>, json: Option<&str>) {
     };
     let (fastest, slowest) = (row.fastest.as_secs_f64(), row.slowest.as_secs_f64());
     if let Some(setup) = json {
+        let runs = f64::from(row.runs);
+        let seconds: Vec<String> = row
+            .position_time
+            .iter()
+            .map(|t| format!("{:.4}", t.as_secs_f64() / runs))
+            .collect();
+        let position_nodes: Vec<String> = row
+            .position_nodes
+            .iter()
+            .map(|&n| format!("{:.0}", n as f64 / runs))
+            .collect();
         println!(
-            "{{\"workers\":{},\"nodes\":{:.0},\"seconds\":{:.4},\"nps\":{:.0},\"nps_speedup\":{:.2},\"ttd_speedup\":{:.2},\"runs\":{},\"seconds_min\":{:.4},\"seconds_max\":{:.4},{setup}}}",
-            row.workers, nodes, secs, nps, nps_up, ttd_up, row.runs, fastest, slowest
+            "{{\"workers\":{},\"nodes\":{:.0},\"seconds\":{:.4},\"nps\":{:.0},\"nps_speedup\":{:.2},\"ttd_speedup\":{:.2},\"runs\":{},\"seconds_min\":{:.4},\"seconds_max\":{:.4},{setup},\"position_seconds\":[{}],\"position_nodes\":[{}]}}",
+            row.workers,
+            nodes,
+            secs,
+            nps,
+            nps_up,
+            ttd_up,
+            row.runs,
+            fastest,
+            slowest,
+            seconds.join(","),
+            position_nodes.join(",")
         );
     } else {
         println!(

@@ -153,3 +153,59 @@ fn runs_are_averaged_for_several_workers_only() {
         assert!(field(row, "nodes") > 0.0, "{row}");
     }
 }
+
+#[test]
+fn json_rows_give_each_position_its_time_and_nodes() {
+    let Some(text) = on_opencl(&[
+        "benchsmp",
+        "--backend",
+        "opencl",
+        "--positions",
+        "bench",
+        "--count",
+        "3",
+        "--workers",
+        "1,2",
+        "--depth",
+        "3",
+        "--runs",
+        "2",
+        "--json",
+    ]) else {
+        return;
+    };
+    let rows: Vec<serde_json::Value> = text
+        .lines()
+        .filter(|l| l.starts_with('{'))
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect();
+    assert_eq!(rows.len(), 2, "{text}");
+    for row in &rows {
+        let numbers = |name: &str| -> Vec<f64> {
+            row[name]
+                .as_array()
+                .unwrap_or_else(|| panic!("no {name} in {row}"))
+                .iter()
+                .map(|v| v.as_f64().expect("a number"))
+                .collect()
+        };
+        let (seconds, nodes) = (numbers("position_seconds"), numbers("position_nodes"));
+        assert_eq!(seconds.len(), 3, "{row}");
+        assert_eq!(nodes.len(), 3, "{row}");
+        assert!(nodes.iter().all(|&n| n > 0.0), "{row}");
+        // The positions' means sum to the run's mean, up to each figure's rounding.
+        let total = row["seconds"].as_f64().unwrap();
+        assert!((seconds.iter().sum::<f64>() - total).abs() <= 4e-4, "{row}");
+        let total = row["nodes"].as_f64().unwrap();
+        assert!((nodes.iter().sum::<f64>() - total).abs() <= 2.0, "{row}");
+    }
+    // One worker is deterministic: the positions' nodes differ (three distinct positions), and
+    // none is another's copy by a bug in the indexing.
+    let one: Vec<f64> = rows[0]["position_nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_f64().unwrap())
+        .collect();
+    assert!(one[0] != one[1] || one[1] != one[2], "{}", rows[0]);
+}
