@@ -129,7 +129,11 @@ def position_table(runs, order, paired=True):
     for workers in sorted({w for w, _ in runs}):
         base = None
         for name in order:
-            logs = position_logs(runs.get((workers, name), {}))
+            if (workers, name) not in runs:
+                continue
+            logs = position_logs(runs[(workers, name)])
+            if base is None and logs is None:
+                break  # the first variant is every change's base: without positions, no rows
             if logs is None or (base is not None and len(logs) != len(base)):
                 continue
             if not out:

@@ -170,6 +170,9 @@ class ByPositionTest(unittest.TestCase):
         new = next(line for line in table if line.split()[:2] == ["264", "new"])
         self.assertEqual(new.split()[2], "4")
         self.assertIn("%", new)
+        # A base without positions is no base for the others' changes.
+        self.assertEqual(ab_table.position_table(ab_table.read_rows(
+            [row("base", 1, 264, 3.0)] + self.rows(4)[1::2]), ["base", "new"]), [])
         # Rows of an older kogge (no positions anywhere): no second table.
         self.assertEqual(ab_table.position_table(ab_table.read_rows(
             [row("base", 1, 264, 3.0), row("new", 1, 264, 2.0)]), ["base", "new"]), [])
