@@ -23,10 +23,11 @@ log times, unpaired: wider, and the way to pool a depth-19 comparison whose sing
 Rows that give each position's time (`kogge benchsmp --json`'s `position_seconds`, from the
 seventy-second session on) get a second table: each variant's geometric mean time a position, and
 its change against the first variant as the mean over the positions of each position's change in
-log time, every position weighing alike. Most of a run's spread at game depths is one position's
-(the fifth bench position's root move changing, seventy-first session), so this interval is
-narrower than the total's; it answers "how much faster on a position", not "how much less time in
-all", and a change on one position alone moves it by an eighth. Paired by repetition as above
+log time, every position weighing alike, so that one position whose root move changes from run to
+run (the fifth bench position's at depth 19, seventy-first session) weighs no more than another.
+At depth 17 every position spreads, and it narrowed a run's spread by 0 to 28% (seventy-second
+session). It answers "how much faster on a position", not "how much less time in all", and a
+change on one position alone moves it by an eighth. Paired by repetition as above
 (one mean log change a repetition), or with `--pool` Welch's interval summed over the positions.
 Rows cut short in a log have no positions and are left out of it.
 
@@ -64,23 +65,31 @@ def paired_change(base, other):
     return math.exp(m - half) - 1, math.exp(m + half) - 1
 
 
+def welch_logs(strata):
+    """Welch's t over strata of unpaired log times, [(base logs, other logs)]: the mean over the
+    strata of each one's difference of means, and its 95% interval (the strata's variances summed,
+    Welch-Satterthwaite's degrees of freedom), as fractions (change, (low, high)); the interval
+    None with fewer than two runs on a side."""
+    n = len(strata)
+    m = sum(statistics.mean(o) - statistics.mean(b) for b, o in strata) / n
+    if min(min(len(b), len(o)) for b, o in strata) < 2:
+        return math.exp(m) - 1, None
+    terms = [(statistics.variance(side) / len(side) / n ** 2, len(side) - 1)
+             for stratum in strata for side in stratum]
+    var = sum(v for v, _ in terms)
+    if var == 0:
+        return math.exp(m) - 1, (math.exp(m) - 1, math.exp(m) - 1)
+    df = var ** 2 / sum(v ** 2 / k for v, k in terms)
+    half = t95(int(df)) * math.sqrt(var)
+    return math.exp(m) - 1, (math.exp(m - half) - 1, math.exp(m + half) - 1)
+
+
 def welch_change(base, other):
     """The 95% interval, as fractions (low, high), of other's time over base's from their runs
     unpaired ({key: seconds}, the keys ignored): Welch's t on the log times; None with fewer than
     two runs in either."""
-    if len(base) < 2 or len(other) < 2:
-        return None
-    lb = [math.log(x) for x in base.values()]
-    lo = [math.log(x) for x in other.values()]
-    vb = statistics.variance(lb) / len(lb)
-    vo = statistics.variance(lo) / len(lo)
-    d = statistics.mean(lo) - statistics.mean(lb)
-    se = math.sqrt(vb + vo)
-    if se == 0:
-        return math.exp(d) - 1, math.exp(d) - 1
-    df = (vb + vo) ** 2 / (vb ** 2 / (len(lb) - 1) + vo ** 2 / (len(lo) - 1))
-    half = t95(int(df)) * se
-    return math.exp(d - half) - 1, math.exp(d + half) - 1
+    return welch_logs([([math.log(x) for x in base.values()],
+                        [math.log(x) for x in other.values()])])[1]
 
 
 def position_logs(rs):
@@ -107,20 +116,7 @@ def position_change(base, other, paired):
         m = statistics.mean(d.values())
         ci = paired_change({r: 1.0 for r in d}, {r: math.exp(v) for r, v in d.items()})
         return math.exp(m) - 1, ci
-    m = sum(statistics.mean(o.values()) - statistics.mean(b.values()) for b, o in zip(base, other)) / n
-    if min(len(base[0]), len(other[0])) < 2:
-        return math.exp(m) - 1, None
-    terms = []
-    for b, o in zip(base, other):
-        for side in (b, o):
-            v = statistics.variance(side.values()) / len(side) / n ** 2
-            terms.append((v, len(side) - 1))
-    var = sum(v for v, _ in terms)
-    if var == 0:
-        return math.exp(m) - 1, (math.exp(m) - 1, math.exp(m) - 1)
-    df = var ** 2 / sum(v ** 2 / k for v, k in terms)
-    half = t95(int(df)) * math.sqrt(var)
-    return math.exp(m) - 1, (math.exp(m - half) - 1, math.exp(m + half) - 1)
+    return welch_logs([(list(b.values()), list(o.values())) for b, o in zip(base, other)])
 
 
 def position_table(runs, order, paired=True):

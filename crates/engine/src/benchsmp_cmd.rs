@@ -6,9 +6,8 @@
 //! the positions N times and reports the mean: such a search's time to a depth varies by up to 3
 //! times from run to run, with which of near-equal root moves the earlier iterations settled on
 //! (forty-ninth session, docs/PERFORMANCE.md), so one run a row says little. With `--json` a row
-//! also gives each position's mean time and nodes: most of that spread is one position's (the
-//! fifth bench position's root move changing at depths 17 to 19, seventy-first session), which
-//! `bench/ab_table.py` can then weigh no more than the others.
+//! also gives each position's mean time and nodes, which `bench/ab_table.py` compares position by
+//! position (at depth 17 every position spreads, the fifth the most: seventy-second session).
 
 use crate::bench::POSITIONS;
 use anyhow::{Context, Result, bail};

@@ -107,55 +107,7 @@ fn zero_runs_are_refused() {
 }
 
 #[test]
-fn runs_are_averaged_for_several_workers_only() {
-    let Some(text) = on_opencl(&[
-        "benchsmp",
-        "--backend",
-        "opencl",
-        "--positions",
-        "start",
-        "--workers",
-        "1,2",
-        "--depth",
-        "3",
-        "--runs",
-        "2",
-        "--json",
-    ]) else {
-        return;
-    };
-    // Each row's fields as numbers, by name (the rows are flat JSON objects).
-    let field = |row: &str, name: &str| -> f64 {
-        let at = row
-            .find(&format!("\"{name}\":"))
-            .unwrap_or_else(|| panic!("no {name} in {row}"));
-        let rest = &row[at + name.len() + 3..];
-        let end = rest.find([',', '}']).expect("a field's end");
-        rest[..end]
-            .parse()
-            .unwrap_or_else(|_| panic!("{name} in {row}"))
-    };
-    let rows: Vec<&str> = text.lines().filter(|l| l.starts_with('{')).collect();
-    assert_eq!(rows.len(), 2, "{text}");
-    // One worker's search is deterministic: searched once.
-    assert_eq!(field(rows[0], "workers"), 1.0);
-    assert_eq!(field(rows[0], "runs"), 1.0);
-    assert_eq!(field(rows[1], "workers"), 2.0);
-    assert_eq!(field(rows[1], "runs"), 2.0);
-    for row in rows {
-        let (min, mean, max) = (
-            field(row, "seconds_min"),
-            field(row, "seconds"),
-            field(row, "seconds_max"),
-        );
-        // Printed to 0.1 ms each: the mean lies between the runs up to that rounding.
-        assert!(min <= mean + 1e-4 && mean <= max + 1e-4, "{row}");
-        assert!(field(row, "nodes") > 0.0, "{row}");
-    }
-}
-
-#[test]
-fn json_rows_give_each_position_its_time_and_nodes() {
+fn json_rows_average_runs_for_several_workers_and_give_each_position() {
     let Some(text) = on_opencl(&[
         "benchsmp",
         "--backend",
@@ -180,32 +132,48 @@ fn json_rows_give_each_position_its_time_and_nodes() {
         .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
         .collect();
     assert_eq!(rows.len(), 2, "{text}");
+    let number = |row: &serde_json::Value, name: &str| -> f64 {
+        row[name]
+            .as_f64()
+            .unwrap_or_else(|| panic!("no {name} in {row}"))
+    };
+    let numbers = |row: &serde_json::Value, name: &str| -> Vec<f64> {
+        row[name]
+            .as_array()
+            .unwrap_or_else(|| panic!("no {name} in {row}"))
+            .iter()
+            .map(|v| v.as_f64().expect("a number"))
+            .collect()
+    };
+    // One worker's search is deterministic: searched once.
+    assert_eq!(number(&rows[0], "workers"), 1.0);
+    assert_eq!(number(&rows[0], "runs"), 1.0);
+    assert_eq!(number(&rows[1], "workers"), 2.0);
+    assert_eq!(number(&rows[1], "runs"), 2.0);
     for row in &rows {
-        let numbers = |name: &str| -> Vec<f64> {
-            row[name]
-                .as_array()
-                .unwrap_or_else(|| panic!("no {name} in {row}"))
-                .iter()
-                .map(|v| v.as_f64().expect("a number"))
-                .collect()
-        };
-        let (seconds, nodes) = (numbers("position_seconds"), numbers("position_nodes"));
+        let (min, mean, max) = (
+            number(row, "seconds_min"),
+            number(row, "seconds"),
+            number(row, "seconds_max"),
+        );
+        // Printed to 0.1 ms each: the mean lies between the runs up to that rounding.
+        assert!(min <= mean + 1e-4 && mean <= max + 1e-4, "{row}");
+        let (seconds, nodes) = (
+            numbers(row, "position_seconds"),
+            numbers(row, "position_nodes"),
+        );
         assert_eq!(seconds.len(), 3, "{row}");
         assert_eq!(nodes.len(), 3, "{row}");
         assert!(nodes.iter().all(|&n| n > 0.0), "{row}");
         // The positions' means sum to the run's mean, up to each figure's rounding.
-        let total = row["seconds"].as_f64().unwrap();
-        assert!((seconds.iter().sum::<f64>() - total).abs() <= 4e-4, "{row}");
-        let total = row["nodes"].as_f64().unwrap();
-        assert!((nodes.iter().sum::<f64>() - total).abs() <= 2.0, "{row}");
+        assert!((seconds.iter().sum::<f64>() - mean).abs() <= 4e-4, "{row}");
+        assert!(
+            (nodes.iter().sum::<f64>() - number(row, "nodes")).abs() <= 2.0,
+            "{row}"
+        );
     }
-    // One worker is deterministic: the positions' nodes differ (three distinct positions), and
-    // none is another's copy by a bug in the indexing.
-    let one: Vec<f64> = rows[0]["position_nodes"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|v| v.as_f64().unwrap())
-        .collect();
+    // One worker's three distinct positions do not all give the same nodes (no position's
+    // figure another's copy by a slip in the indexing).
+    let one = numbers(&rows[0], "position_nodes");
     assert!(one[0] != one[1] || one[1] != one[2], "{}", rows[0]);
 }
