@@ -293,13 +293,17 @@ impl OclDevice {
         let mut program = Program::create_from_source(&self.context, full_source)
             .ctx("clCreateProgramWithSource")?;
         // KOGGE_OPENCL_OPTIONS adds build options, for experiments (NVIDIA's `-cl-nv-verbose`
-        // puts each kernel's registers in the log, which KOGGE_BUILD_LOG prints).
+        // puts each kernel's registers in the log, which KOGGE_BUILD_LOG prints). Set but blank,
+        // it adds nothing: the options stay those of the plain build, whose binary PoCL has
+        // cached under them.
         let mut options = BUILD_OPTIONS.to_string();
         if let (true, Some(n)) = (self.nvidia, max_registers) {
             options += &format!(" -cl-nv-maxrregcount={n}");
         }
-        if let Ok(extra) = std::env::var("KOGGE_OPENCL_OPTIONS") {
-            options += &format!(" {extra}");
+        if let Ok(extra) = std::env::var("KOGGE_OPENCL_OPTIONS")
+            && !extra.trim().is_empty()
+        {
+            options += &format!(" {}", extra.trim());
         }
         let built = program.build(&[self.device.id()], &options);
         let log = program.get_build_log(self.device.id()).unwrap_or_default();

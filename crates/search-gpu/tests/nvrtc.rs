@@ -51,7 +51,8 @@ fn search_kernel_compiles_for_sm_90() {
     // NOISE_MIN_DEPTH 4 (helpers' noise only four plies or more from the horizon), TT_SETTLE 0
     // (children not settled from their parent), TT_SETTLE 2 (settled, and counted),
     // TT_SETTLE_PV 0 (not by PV nodes), SETTLE_AGAIN 0 (one round a node) and STORE_EVAL 0
-    // (evaluations at stand pat and reverse futility not kept), REPETITION_FILTER off (the game's
+    // (evaluations at stand pat and reverse futility not kept), NULL_STORE on (a null move's
+    // cutoff kept in the table), REPETITION_FILTER off (the game's
     // part of the repetition test read whatever the key), AHEAD_ENDS off (helpers searching ahead
     // never end an iteration), HELPERS_KEEP 2 (under `main`, helpers deepen on their own and go
     // on across iterations), SOLO_MAIN 1 and 2 (helpers beside worker 0, or beside any finisher, suspend), FINISH_QUORUM 3 (an
@@ -77,6 +78,7 @@ fn search_kernel_compiles_for_sm_90() {
         &[("TT_SETTLE_PV", "0")][..],
         &[("SETTLE_AGAIN", "0")][..],
         &[("STORE_EVAL", "0")][..],
+        &[("NULL_STORE", "1")][..],
         &[("REPETITION_FILTER", "0")][..],
         &[("AHEAD_ENDS", "0")][..],
         &[("HELPERS_KEEP", "2")][..],
