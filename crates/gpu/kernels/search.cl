@@ -47,10 +47,11 @@
 #define STORE_EVAL 2
 #endif
 /* 1: a null move's cutoff keeps its value in the table, a lower bound at the node's depth (no
- * move), as a cutoff by a move does. Dropped, the next visit to the position (another worker's,
- * or the next iteration's) searched the null move again. 264 workers, bench x8 to depth 17:
- * time -4.3% [-7.4, -1.0] over 120 runs a side, tree -4.2%, nodes a second equal (seventy-second
- * session, docs/PERFORMANCE.md). The CPU search does not (yet). */
+ * move), as a cutoff by a move does; otherwise the next visit to the position searches the null
+ * move again. 264 workers, bench x8 to depth 17: time -4.3% [-7.4, -1.0], tree -4.2% (seventy-
+ * second session, docs/PERFORMANCE.md). Off: GPU against GPU at 3 s + 0.03 s it searched deeper
+ * and scored -21.6 [-63.3, +19.6] in 113 games, its moves no better judged (seventy-third,
+ * docs/STRENGTH.md). The CPU search does not store them either. */
 #ifndef NULL_STORE
 #define NULL_STORE 0
 #endif
