@@ -24,6 +24,10 @@ not from a principal variation). Per engine this prints:
   the searches completed and their time a move: a search after an unexpected reply starts from a
   colder table, and the sixty-seventh session found the GPU's depth falling twice as far there
   as 16 threads';
+- the work to complete depth 14, 16 and 18 by whether the opponent's reply was the expected
+  one: the median nodes and time at a search's first completed line that deep (the seventy-fourth
+  session found the GPU's nodes to depth 16 4.4 times 16 threads' after an unexpected reply, 1.8
+  times after the expected one);
 - by part of the game, the time a move took (from the engine's clock at its next `go`) against
   its soft limit as Kogge's TimeManager sets it (sudden death planned as 30 moves; the engine's
   `Move Overhead` and `Slow Mover` as the log's `setoption` lines set them, else 30 ms and
@@ -44,6 +48,7 @@ from __future__ import annotations
 
 import argparse
 import re
+import statistics
 import sys
 from collections import Counter
 from dataclasses import dataclass, field
@@ -76,6 +81,10 @@ DEPTH_PARTS = ((1, 20), (21, 40), (41, 10_000))
 # A move searched this deep or less counts as shallow (at 10 s + 0.1 s, 16 threads end 3-7% of
 # their moves 1-40 there).
 SHALLOW_DEPTH = 16
+# The depths whose work (nodes and time to complete them) is compared by the reply before: at
+# 10 s + 0.1 s after an unexpected reply the GPU search needed 4.4 times 16 threads' nodes to
+# complete depth 16, after the expected one 1.8 times (125 games, seventy-fourth session).
+WORK_DEPTHS = (14, 16, 18)
 
 
 @dataclass(frozen=True)
@@ -87,6 +96,7 @@ class Line:
     ms: int
     pv: tuple[str, ...]
     cp: int | None = None  # the score, None for a mate score
+    nodes: int | None = None  # the search's nodes so far, None where the line gives none
 
 
 @dataclass
@@ -150,7 +160,7 @@ def parse_info(text: str) -> Line | None:
         return None
     bound = "upper" if "upperbound" in words else "lower" if "lowerbound" in words else "exact"
     pv = tuple(words[words.index("pv") + 1 :]) if "pv" in words else ()
-    return Line(depth, bound, ms, pv, word_after(words, "cp"))
+    return Line(depth, bound, ms, pv, word_after(words, "cp"), word_after(words, "nodes"))
 
 
 def read_log(lines, names: list[tuple[str, str]]) -> dict[str, list[Search]]:
@@ -333,6 +343,8 @@ def report(name: str, searches: list[Search]) -> str:
     out.append("  deepest completed depth by the reply before, moves "
                + "; ".join(depth_part(searches, part) for part in DEPTH_PARTS))
     out.append("  time a move against the soft limit, moves " + "; ".join(clock_part(searches, part) for part in PARTS))
+    out.append("  work to complete depth D or deeper by the reply before (medians of the searches that did), "
+               + "; ".join(work_part(searches, depth) for depth in WORK_DEPTHS))
     return "\n".join(out)
 
 
@@ -367,6 +379,27 @@ def depth_part(searches: list[Search], part: tuple[int, int]) -> str:
         else:
             cells.append(f"{kind} -")
     return f"{part_label(part)}: " + ", ".join(cells)
+
+
+def work_part(searches: list[Search], depth: int) -> str:
+    """For searches after the expected reply and after another: how many completed `depth` or
+    deeper (of how many completed any), and the median nodes and time of their first such line.
+    A search that starts at its table entry's depth completes its first iteration there, so its
+    work to a shallower depth is that iteration's."""
+    cells = []
+    for kind in ("expected", "not expected"):
+        mine = [s for s in searches if reply(s) == kind and deepest(s) is not None]
+        firsts = [line for s in mine
+                  if (line := next((x for x in s.lines if x.bound == "exact" and x.depth >= depth), None))]
+        nodes = [line.nodes for line in firsts if line.nodes is not None]
+        if firsts:
+            work = f"{statistics.median(line.ms for line in firsts):g} ms"
+            if nodes:
+                work = f"{statistics.median(nodes) / 1e6:.2f} M nodes, " + work
+            cells.append(f"{kind} {len(firsts)}/{len(mine)} {work}")
+        else:
+            cells.append(f"{kind} 0/{len(mine)}" if mine else f"{kind} -")
+    return f"D = {depth}: " + ", ".join(cells)
 
 
 def clock_part(searches: list[Search], part: tuple[int, int]) -> str:

@@ -285,7 +285,7 @@ class IterationsTest(unittest.TestCase):
         self.assertEqual(sorted(engines), ["c", "g"])
         self.assertEqual([len(s.lines) for s in engines["g"]], [2, 3, 1])  # no currmove line
         self.assertEqual(engines["g"][1].moves, ("e2e4", "e7e5"))
-        self.assertEqual(engines["g"][1].lines[0], iterations.Line(5, "upper", 30, ("g1f3",), 0))
+        self.assertEqual(engines["g"][1].lines[0], iterations.Line(5, "upper", 30, ("g1f3",), 0, 10))
 
     def test_endings_and_replies(self):
         g = self.engines()["g"]
@@ -312,6 +312,29 @@ class IterationsTest(unittest.TestCase):
         self.assertIn("deepest completed depth by the reply before, moves 1-20: expected 5.00, at most 16 "
                       "1/1 (100%), 0.090 s a move, not expected -; 21-40: expected -, not expected -",
                       iterations.report("g", g))
+
+    def test_work_to_a_depth_by_the_reply_before(self):
+        line = iterations.Line
+        self.assertEqual(iterations.parse_info("info depth 9 score cp 3 nodes 1234 time 5 pv a2a4").nodes, 1234)
+        # The search before played e2e4 and expected e7e5.
+        before = iterations.Search("1", (), [line(10, "exact", 5, ("e2e4", "e7e5"), 0, 1000)])
+        # After the expected reply: depth 14's first window failed, then held; the first completed
+        # line of depth 14 or more is the exact one at 50 ms. Another completed only depth 13.
+        held = iterations.Search("1", ("e2e4", "e7e5"), [
+            line(14, "upper", 20, (), 0, 1_000_000), line(14, "exact", 50, ("g1f3",), 0, 2_500_000),
+            line(16, "exact", 90, ("g1f3",), 0, 4_000_000)], before=before)
+        short = iterations.Search("1", ("e2e4", "e7e5"), [line(13, "exact", 10, (), 0, 100_000)], before=before)
+        # After another reply: a search that starts at depth 16 completes 14 there.
+        other = iterations.Search("1", ("e2e4", "c7c5"), [line(16, "exact", 30, (), 0, 500_000)], before=before)
+        # Completed nothing: in neither count.
+        none = iterations.Search("1", ("e2e4", "c7c5"), [line(16, "lower", 30, (), 0, 9)], before=before)
+        searches = [held, short, other, none]
+        self.assertEqual(iterations.work_part(searches, 14),
+                         "D = 14: expected 1/2 2.50 M nodes, 50 ms, not expected 1/1 0.50 M nodes, 30 ms")
+        self.assertEqual(iterations.work_part(searches, 18), "D = 18: expected 0/2, not expected 0/1")
+        # A line without a node count gives the time alone.
+        bare = iterations.Search("1", ("e2e4", "c7c5"), [line(18, "exact", 70, ())], before=before)
+        self.assertEqual(iterations.work_part([bare], 18), "D = 18: expected -, not expected 1/1 70 ms")
 
     def test_time_a_move_against_the_soft_limit(self):
         self.assertTrue(iterations.white_to_move(self.FEN + " moves e2e4 e7e5"))
