@@ -21,6 +21,13 @@
 #   HASH       the UCI option Hash, MiB       (default 256)
 #   REPS       interleaved runs per variant   (default 2)
 #   OUT        a folder for the runs' JSON    (default a temporary one)
+#   MOVETIME   seconds a search instead of DEPTH; each run is then compared with the first by
+#              the depth it reached (game-depths.py --paired), not by time   (default: none)
+#   SIDE       whose positions: white, black or both                        (default both)
+#   TO_MOVE    the last move replayed                                       (default: all)
+#   TRACE      1: every run traced (KOGGE_SEARCH_TRACE=1, its stderr kept in OUT) and its
+#              first aspiration windows counted at the end (bench/gpu-first-windows.py: how
+#              often they fail on and off the last search's line)          (default 0)
 # Needs python-chess (PYTHONPATH).
 set -euo pipefail
 shopt -s inherit_errexit
@@ -35,6 +42,8 @@ BACKEND=${BACKEND:-cuda}
 WORKERS=${WORKERS:-1}
 HASH=${HASH:-256}
 REPS=${REPS:-2}
+SIDE=${SIDE:-both}
+TRACE=${TRACE:-0}
 out=${OUT:-$(mktemp -d)}
 mkdir -p "$out"
 
@@ -46,22 +55,42 @@ worker_option=()
 [[ "$BACKEND" != cpu ]] && worker_option=(--option "engine:Workers=$WORKERS")
 [[ "$BACKEND" != cpu && -n "${FINISHER:-}" ]] && worker_option+=(--option "engine:GPU Finisher=$FINISHER")
 
+limit=(--depth "$DEPTH")
+[[ -n "${MOVETIME:-}" ]] && limit=(--movetime "$MOVETIME")
+moves=(--from-move "$FROM_MOVE")
+[[ -n "${TO_MOVE:-}" ]] && moves+=(--to-move "$TO_MOVE")
+trace_env=""
+[[ "$TRACE" == 1 ]] && trace_env="KOGGE_SEARCH_TRACE=1"
+
 first=""
+traced=()
 for rep in $(seq "$REPS"); do
     for v in "${variants[@]}"; do
         split_variant "$v"
         name=$variant_name binary=$variant_first options=$variant_rest
         json="$out/$name-$rep.json"
+        kept=()
+        if [[ "$TRACE" == 1 ]]; then
+            kept=(--stderr "$out/$name-$rep")
+            traced+=("$name-$rep=$json,$out/$name-$rep/engine.stderr")
+        fi
         # The engine is named `engine` in every run, so that one option list serves them all.
-        python3 bench/game-depths.py --pgn "$PGN" --games "$GAMES" --depth "$DEPTH" --side both \
-            --from-move "$FROM_MOVE" \
-            --engine "engine=env KOGGE_CUDA_OPTIONS='$options' KOGGE_OPENCL_OPTIONS='$options' $binary --backend $BACKEND" \
-            "${worker_option[@]}" --option "engine:Hash=$HASH" --json "$json" | tail -1 | sed "s/^engine/$name $rep/"
+        python3 bench/game-depths.py --pgn "$PGN" --games "$GAMES" "${limit[@]}" --side "$SIDE" \
+            "${moves[@]}" "${kept[@]}" \
+            --engine "engine=env $trace_env KOGGE_CUDA_OPTIONS='$options' KOGGE_OPENCL_OPTIONS='$options' $binary --backend $BACKEND" \
+            "${worker_option[@]}" --option "engine:Hash=$HASH" --json "$json" | grep "^engine:" | sed "s/^engine/$name $rep/"
         if [[ -z "$first" ]]; then
             first=$json
+        elif [[ -n "${MOVETIME:-}" ]]; then
+            echo "== $name $rep against ${variants[0]%%=*} 1 (depth)"
+            python3 bench/game-depths.py --paired "$first" "$json"
         else
             echo "== $name $rep against ${variants[0]%%=*} 1"
             python3 bench/replay-time.py "$first" "$json"
         fi
     done
 done
+if [[ "$TRACE" == 1 ]]; then
+    echo "== first aspiration windows"
+    python3 bench/gpu-first-windows.py "${traced[@]}"
+fi
