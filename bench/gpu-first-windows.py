@@ -33,10 +33,11 @@ import re
 import sys
 from dataclasses import dataclass
 
+import search_trace
+
 # crates/search-gpu/src/driver/diagnostics.rs: the lines of a finished iteration.
 ITERATION = re.compile(r"iteration depth (\d+) window (-?\d+)\.\.(-?\d+): ([\d.]+) ms")
 AGREEMENT = re.compile(r"agreement depth (\d+) finisher (\d+) best (\S+) score (-?\d+)")
-NEW_SEARCH = "search new"
 # The window of an iteration without aspiration (crates/search-gpu: -INFINITE..INFINITE).
 FULL = 32001
 KINDS = ((True, "on the line"), (False, "off it"), (None, "not known"))
@@ -58,19 +59,20 @@ class Iteration:
 
 
 def read_trace(lines) -> list[list[Iteration]]:
-    """The iterations of each traced search, in order (a search starts at `search new`)."""
-    searches: list[list[Iteration]] = []
-    pending = None
-    for line in lines:
-        if line.startswith(NEW_SEARCH):
-            searches.append([])
-            pending = None
-        elif m := ITERATION.match(line):
-            pending = m
-        elif (a := AGREEMENT.match(line)) and pending is not None and searches:
-            searches[-1].append(Iteration(int(pending[1]), int(pending[2]), int(pending[3]),
-                                          float(pending[4]), int(a[4])))
-            pending = None
+    """The iterations of each traced search, in order: each `iteration` line with the value of the
+    `agreement` line after it."""
+    searches = []
+    for search in search_trace.split_searches(lines):
+        iterations: list[Iteration] = []
+        pending = None
+        for line in search:
+            if m := ITERATION.match(line):
+                pending = m
+            elif (a := AGREEMENT.match(line)) and pending is not None:
+                iterations.append(Iteration(int(pending[1]), int(pending[2]), int(pending[3]),
+                                            float(pending[4]), int(a[4])))
+                pending = None
+        searches.append(iterations)
     return searches
 
 
@@ -100,13 +102,10 @@ def first_window(iterations: list[Iteration]) -> FirstWindow | None:
 
 
 def pair(records: list[dict], searches: list[list[Iteration]]) -> list[tuple[bool | None, FirstWindow]]:
-    """Each record's kind of root and its first window. The engine's own searches at its start
-    come first in the trace, so the trace's last searches are the records'."""
-    if len(searches) < len(records):
-        raise ValueError(f"{len(records)} searches recorded but {len(searches)} traced")
-    searches = searches[len(searches) - len(records):]
+    """Each record's kind of root and its first window (ValueError where the trace has fewer
+    searches than the records)."""
     out = []
-    for record, iterations in zip(records, searches):
+    for record, iterations in zip(records, search_trace.of_records(records, searches)):
         window = first_window(iterations)
         if window is not None:
             out.append((record.get("after_pv"), window))

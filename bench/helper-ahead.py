@@ -30,21 +30,22 @@ import re
 import statistics
 import sys
 
+import search_trace
+
 ITERATION = re.compile(r"^iteration depth (\d+) .*?; finisher worker (\d+)(?: at depth (\d+))?:")
 
 
 def searches_of(trace_lines: list[str]) -> list[list[tuple[int, int, int | None]]]:
     """Each search's completed iterations, in order: (iteration's depth, finisher, the depth a
     helper ahead ended it at, or None)."""
-    searches: list[list[tuple[int, int, int | None]]] = []
-    for line in trace_lines:
-        if line.startswith("search new"):
-            searches.append([])
-            continue
-        m = ITERATION.match(line)
-        if m and searches:
-            ahead = int(m.group(3)) if m.group(3) else None
-            searches[-1].append((int(m.group(1)), int(m.group(2)), ahead))
+    searches = []
+    for lines in search_trace.split_searches(trace_lines):
+        iterations = []
+        for line in lines:
+            if m := ITERATION.match(line):
+                ahead = int(m.group(3)) if m.group(3) else None
+                iterations.append((int(m.group(1)), int(m.group(2)), ahead))
+        searches.append(iterations)
     return searches
 
 
@@ -52,9 +53,7 @@ def label(records: list[dict], searches: list[list[tuple[int, int, int | None]]]
     """The records with `ahead` (whether a helper ahead ended the last completed iteration; None
     without one) and `jumps` (iterations a helper ahead ended). The last len(records) searches of
     the trace are the records' (the warm-ups come first)."""
-    if len(searches) < len(records):
-        raise ValueError(f"the trace has {len(searches)} searches, the file {len(records)} records")
-    mine = searches[len(searches) - len(records):]
+    mine = search_trace.of_records(records, searches)
     out = []
     for record, iterations in zip(records, mine):
         last = iterations[-1] if iterations else None
