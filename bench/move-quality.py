@@ -10,6 +10,13 @@ two engines' moves can be compared where they differ, and where they agree the d
 exactly nothing. The thirty-fourth session used it for what a GPU depth is worth against 16 CPU
 threads at equal time, and for parallel-search variants.
 
+It is a coarse instrument: a few hundred positions of games someone else played sample neither
+the rare large errors that decide games nor the positions an engine's own moves lead to. In the
+seventy-fifth session a variant 4.5 plies shallower, which lost 1/10/49 (-382 Elo) in 60 games
+and whose own games judged 9.4 cp a move worse, judged no worse here over 147 replayed positions
+(docs/PERFORMANCE.md). A difference it finds is worth checking in games; its finding none is
+not evidence of none.
+
 The judge (a UCI engine, one thread, its table cleared before each position so that a value
 never depends on the order of the work) values each position at a fixed depth, and each move
 played there that is not its own best with `searchmoves`. A move's loss is the best value less
