@@ -28,6 +28,11 @@ not from a principal variation). Per engine this prints:
   one: the median nodes and time at a search's first completed line that deep (the seventy-fourth
   session found the GPU's nodes to depth 16 4.4 times 16 threads' after an unexpected reply, 1.8
   times after the expected one);
+- the time of a search's first completed depth against its soft limit (below), in bins, and the
+  searches that completed none (with no info line at all too) with their share of the time the
+  clock timed: the GPU search starts at its root entry's depth, and the seventy-fifth session
+  found its first iteration finishing past twice the soft limit in 5% of its searches and never in
+  2%, those running to the hard limit and playing a move no completed depth chose;
 - by part of the game, the time a move took (from the engine's clock at its next `go`) against
   its soft limit as Kogge's TimeManager sets it (sudden death planned as 30 moves; the engine's
   `Move Overhead` and `Slow Mover` as the log's `setoption` lines set them, else 30 ms and
@@ -85,6 +90,9 @@ SHALLOW_DEPTH = 16
 # 10 s + 0.1 s after an unexpected reply the GPU search needed 4.4 times 16 threads' nodes to
 # complete depth 16, after the expected one 1.8 times (125 games, seventy-fourth session).
 WORK_DEPTHS = (14, 16, 18)
+# The bins of a first completed depth's time, in soft limits (the shared limit: the GPU search's
+# own is 75% of it, so 2x here is 2.67 times its own).
+FIRST_DONE_BINS = (0.5, 1.0, 2.0)
 
 
 @dataclass(frozen=True)
@@ -293,6 +301,7 @@ def share(part: int, whole: int) -> str:
 
 
 def report(name: str, searches: list[Search]) -> str:
+    every = searches
     searches = [s for s in searches if s.lines]
     out = [f"{name}: {len(searches)} searches with an info line"]
     endings = Counter(ending(s) for s in searches)
@@ -342,6 +351,7 @@ def report(name: str, searches: list[Search]) -> str:
     out.append(f"  reported time in failed windows: {share(failed_ms, total_ms)} ms")
     out.append("  deepest completed depth by the reply before, moves "
                + "; ".join(depth_part(searches, part) for part in DEPTH_PARTS))
+    out.append("  first completed depth's time against the soft limit: " + first_done(every))
     out.append("  time a move against the soft limit, moves " + "; ".join(clock_part(searches, part) for part in PARTS))
     out.append("  work to complete depth D or deeper by the reply before (medians of the searches that did), "
                + "; ".join(work_part(searches, depth) for depth in WORK_DEPTHS))
@@ -400,6 +410,30 @@ def work_part(searches: list[Search], depth: int) -> str:
         else:
             cells.append(f"{kind} 0/{len(mine)}" if mine else f"{kind} -")
     return f"D = {depth}: " + ", ".join(cells)
+
+
+def first_done(searches: list[Search]) -> str:
+    """Over the searches timed by the clock (their soft limit known, their time told by the next
+    `go`): how many completed their first depth by each of FIRST_DONE_BINS times the soft limit,
+    later, or not at all, and the share of those searches' time that the last took."""
+    timed = [s for s in searches if s.used_ms is not None and s.soft_ms()]
+    if not timed:
+        return "-"
+    bins: Counter = Counter()
+    none_ms = 0
+    for search in timed:
+        first = next((line for line in search.lines if line.bound == "exact"), None)
+        if first is None:
+            bins["none"] += 1
+            none_ms += search.used_ms
+            continue
+        ratio = first.ms / search.soft_ms()
+        bins[next((f"up to {b:g}x" for b in FIRST_DONE_BINS if ratio <= b), f"over {FIRST_DONE_BINS[-1]:g}x")] += 1
+    labels = [f"up to {b:g}x" for b in FIRST_DONE_BINS] + [f"over {FIRST_DONE_BINS[-1]:g}x"]
+    cells = [f"{label} {share(bins[label], len(timed))}" for label in labels]
+    total_ms = sum(s.used_ms for s in timed)
+    cells.append(f"none {share(bins['none'], len(timed))}, their time {share(none_ms, total_ms)} ms")
+    return ", ".join(cells)
 
 
 def clock_part(searches: list[Search], part: tuple[int, int]) -> str:

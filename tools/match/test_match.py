@@ -336,6 +336,33 @@ class IterationsTest(unittest.TestCase):
         bare = iterations.Search("1", ("e2e4", "c7c5"), [line(18, "exact", 70, ())], before=before)
         self.assertEqual(iterations.work_part([bare], 18), "D = 18: expected -, not expected 1/1 70 ms")
 
+    def test_first_completed_depth_against_the_soft_limit(self):
+        line = iterations.Line
+
+        def search(used_ms, *lines):
+            # 3,030 ms on the clock, no increment: 3,000 available, a soft limit of 100 ms.
+            return iterations.Search("1", (), list(lines), clock_ms=3030, used_ms=used_ms)
+
+        searches = [
+            search(60, line(16, "exact", 40, ())),
+            search(90, line(16, "exact", 80, ())),
+            # The first window failed: the depth completed at 150 ms.
+            search(160, line(16, "upper", 50, ()), line(16, "exact", 150, ())),
+            search(260, line(16, "exact", 250, ())),
+            # Only a bound, and nothing at all: both completed no depth.
+            search(300, line(16, "lower", 200, ())),
+            search(400),
+            # Not timed by the clock (its next search never came): left out.
+            iterations.Search("1", (), [line(16, "exact", 500, ())], clock_ms=3030),
+        ]
+        self.assertAlmostEqual(searches[0].soft_ms(), 100)
+        self.assertEqual(iterations.first_done(searches),
+                         "up to 0.5x 1/6 (17%), up to 1x 1/6 (17%), up to 2x 1/6 (17%), over 2x 1/6 (17%), "
+                         "none 2/6 (33%), their time 700/1270 (55%) ms")
+        self.assertEqual(iterations.first_done(searches[-1:]), "-")
+        # The report counts the search without an info line too, which its other rows leave out.
+        self.assertIn("none 2/6 (33%)", iterations.report("g", searches))
+
     def test_time_a_move_against_the_soft_limit(self):
         self.assertTrue(iterations.white_to_move(self.FEN + " moves e2e4 e7e5"))
         self.assertFalse(iterations.white_to_move("position startpos moves e2e4"))
