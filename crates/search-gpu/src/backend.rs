@@ -338,8 +338,10 @@ pub fn iterative_deepening(
                             && root_moves.contains(&mv)
                             && depth > 1
                         {
-                            if result.best != Some(mv) {
-                                // Shown, so that the last line a GUI sees is the move played.
+                            // Shown, so that the last line a GUI sees is the move played: a
+                            // new move, or the entry's with no completed depth behind it (no line
+                            // said it yet).
+                            if result.best != Some(mv) || completed.is_empty() {
                                 let line = (search_depth, value, mv, Bound::Exact);
                                 report_move(sink, gpu, line, total_nodes, start);
                                 result.ponder = None;

@@ -506,6 +506,44 @@ fn a_search_starts_at_the_depth_the_table_holds_for_its_root() {
 }
 
 #[test]
+fn a_search_stopped_in_its_first_iteration_names_the_move_it_plays() {
+    // A search that starts at its root entry's depth and is stopped before that iteration
+    // completes plays a root move searched in full (the entry's is searched first) or the
+    // entry's: either way its last line names the move played, so that a GUI shows it. (In the
+    // seventy-fifth session's games six such searches on the H200 printed no line at all: the
+    // move searched in full was the entry's.)
+    use kogge_search::{GamePosition, Limits};
+    let board =
+        Board::from_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
+            .unwrap();
+    let position = GamePosition::new(board);
+    for mut gpu in open_all(1) {
+        deepen(&mut gpu, &position, &Limits::depth(7));
+        gpu.set_slice_nodes(Some(32));
+        let mut stopped = Vec::new();
+        for nodes in [32, 256, 512, 1_024, 2_048, 4_096, 8_192, 16_384] {
+            let mut limits = Limits::depth(40);
+            limits.nodes = Some(nodes);
+            let (result, infos) = deepen(&mut gpu, &position, &limits);
+            let lines = line_moves(&infos);
+            if result.depth > 0 {
+                continue;
+            }
+            assert_eq!(
+                lines.last().and_then(|l| l.2),
+                result.best,
+                "{nodes} nodes: {lines:?}"
+            );
+            stopped.push(nodes);
+        }
+        assert!(
+            stopped.len() >= 2,
+            "stopped in the first iteration at {stopped:?} nodes"
+        );
+    }
+}
+
+#[test]
 fn helpers_searching_ahead_never_take_a_search_past_its_depth() {
     // Under the default mode some helpers search each iteration a ply or two deeper
     // (DEEPER_HELPERS), and the first worker to finish ends it: the depths reported never fall
