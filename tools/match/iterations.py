@@ -33,6 +33,11 @@ not from a principal variation). Per engine this prints:
   clock timed: the GPU search starts at its root entry's depth, and the seventy-fifth session
   found its first iteration finishing past twice the soft limit in 5% of its searches and never in
   2%, those running to the hard limit and playing a move no completed depth chose;
+- the same by where the first depth started against the deepest depth D the engine's search two
+  plies before completed: below D - 1 (a root off that search's line, or the line's own D - 2),
+  at D - 1, at D or deeper (an entry left by a helper searching ahead or by another path), or
+  unknown (no line at all); in the seventy-fifth session's games the GPU's first depth came past
+  twice the soft limit or never in one search in five from D on, one in twenty below;
 - by part of the game, the time a move took (from the engine's clock at its next `go`) against
   its soft limit as Kogge's TimeManager sets it (sudden death planned as 30 moves; the engine's
   `Move Overhead` and `Slow Mover` as the log's `setoption` lines set them, else 30 ms and
@@ -352,6 +357,7 @@ def report(name: str, searches: list[Search]) -> str:
     out.append("  deepest completed depth by the reply before, moves "
                + "; ".join(depth_part(searches, part) for part in DEPTH_PARTS))
     out.append("  first completed depth's time against the soft limit: " + first_done(every))
+    out.append("  by the first depth against the deepest D the search before completed: " + by_start(every))
     out.append("  time a move against the soft limit, moves " + "; ".join(clock_part(searches, part) for part in PARTS))
     out.append("  work to complete depth D or deeper by the reply before (medians of the searches that did), "
                + "; ".join(work_part(searches, depth) for depth in WORK_DEPTHS))
@@ -434,6 +440,35 @@ def first_done(searches: list[Search]) -> str:
     total_ms = sum(s.used_ms for s in timed)
     cells.append(f"none {share(bins['none'], len(timed))}, their time {share(none_ms, total_ms)} ms")
     return ", ".join(cells)
+
+
+def start_kind(search: Search) -> str | None:
+    """Where the search's first depth started against the deepest depth D its search before
+    completed (None: no search before, or one that completed nothing)."""
+    before = deepest(search.before) if search.before is not None else None
+    if before is None:
+        return None
+    if not search.lines:
+        return "no line"
+    start = search.lines[0].depth
+    return "below D-1" if start < before - 1 else "D-1" if start == before - 1 else "D or deeper"
+
+
+def by_start(searches: list[Search]) -> str:
+    """Over the searches timed by the clock with a search before that completed a depth: by
+    start_kind, how many, and how many completed their first depth past FIRST_DONE_BINS[-1]
+    times the soft limit or never."""
+    cells = []
+    for kind in ("below D-1", "D-1", "D or deeper", "no line"):
+        mine = [s for s in searches if s.used_ms is not None and s.soft_ms() and start_kind(s) == kind]
+        if not mine:
+            cells.append(f"{kind} -")
+            continue
+        firsts = [next((line for line in s.lines if line.bound == "exact"), None) for s in mine]
+        never = sum(first is None for first in firsts)
+        late = sum(first is not None and first.ms > FIRST_DONE_BINS[-1] * s.soft_ms() for s, first in zip(mine, firsts))
+        cells.append(f"{kind} {len(mine)}, past {FIRST_DONE_BINS[-1]:g}x or never {share(late + never, len(mine))}")
+    return "; ".join(cells)
 
 
 def clock_part(searches: list[Search], part: tuple[int, int]) -> str:

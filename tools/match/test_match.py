@@ -363,6 +363,40 @@ class IterationsTest(unittest.TestCase):
         # The report counts the search without an info line too, which its other rows leave out.
         self.assertIn("none 2/6 (33%)", iterations.report("g", searches))
 
+    def test_first_depth_by_where_it_started(self):
+        line = iterations.Line
+        # The search before completed depth 12 (its bound at 13 does not count).
+        before = iterations.Search("1", (), [line(12, "exact", 5, ()), line(13, "upper", 9, ())])
+
+        def search(used_ms, *lines):
+            # A soft limit of 100 ms (see test_first_completed_depth_against_the_soft_limit).
+            return iterations.Search("1", (), list(lines), clock_ms=3030, used_ms=used_ms, before=before)
+
+        searches = [
+            # Below D - 1: done at 40 ms; done past twice the limit.
+            search(60, line(10, "exact", 40, ())),
+            search(300, line(9, "exact", 250, ())),
+            # D - 1: done within the limit.
+            search(90, line(11, "upper", 30, ()), line(11, "exact", 80, ())),
+            # D or deeper: one never done, one done past twice the limit, one in time.
+            search(400, line(12, "lower", 300, ())),
+            search(300, line(13, "exact", 210, ())),
+            search(100, line(12, "exact", 50, ())),
+            # No line at all.
+            search(500),
+            # No search before, and a search before that completed nothing: not counted.
+            iterations.Search("1", (), [line(9, "exact", 500, ())], clock_ms=3030, used_ms=600),
+            iterations.Search("1", (), [line(9, "exact", 500, ())], clock_ms=3030, used_ms=600,
+                              before=iterations.Search("1", (), [line(12, "upper", 5, ())])),
+        ]
+        self.assertEqual([iterations.start_kind(s) for s in searches],
+                         ["below D-1", "below D-1", "D-1", "D or deeper", "D or deeper", "D or deeper", "no line",
+                          None, None])
+        self.assertEqual(iterations.by_start(searches),
+                         "below D-1 2, past 2x or never 1/2 (50%); D-1 1, past 2x or never 0/1 (0%); "
+                         "D or deeper 3, past 2x or never 2/3 (67%); no line 1, past 2x or never 1/1 (100%)")
+        self.assertEqual(iterations.by_start(searches[-2:]), "below D-1 -; D-1 -; D or deeper -; no line -")
+
     def test_time_a_move_against_the_soft_limit(self):
         self.assertTrue(iterations.white_to_move(self.FEN + " moves e2e4 e7e5"))
         self.assertFalse(iterations.white_to_move("position startpos moves e2e4"))
