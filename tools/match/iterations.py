@@ -31,13 +31,13 @@ not from a principal variation). Per engine this prints:
 - the time of a search's first completed depth against its soft limit (below), in bins, and the
   searches that completed none (with no info line at all too) with their share of the time the
   clock timed: the GPU search starts at its root entry's depth, and the seventy-fifth session
-  found its first iteration finishing past twice the soft limit in 5% of its searches and never in
+  found its first iteration finishing past twice the soft limit in 3% of its searches and never in
   2%, those running to the hard limit and playing a move no completed depth chose;
 - the same by where the first depth started against the deepest depth D the engine's search two
   plies before completed: below D - 1 (a root off that search's line, or the line's own D - 2),
   at D - 1, at D or deeper (an entry left by a helper searching ahead or by another path), or
   unknown (no line at all); in the seventy-fifth session's games the GPU's first depth came past
-  twice the soft limit or never in one search in five from D on, one in twenty below;
+  twice the soft limit or never in 15% of its searches from D on, 3-4% below;
 - by part of the game, the time a move took (from the engine's clock at its next `go`) against
   its soft limit as Kogge's TimeManager sets it (sudden death planned as 30 moves; the engine's
   `Move Overhead` and `Slow Mover` as the log's `setoption` lines set them, else 30 ms and
@@ -418,17 +418,27 @@ def work_part(searches: list[Search], depth: int) -> str:
     return f"D = {depth}: " + ", ".join(cells)
 
 
+def first_completed(search: Search) -> Line | None:
+    """The search's first completed depth's line, None where it completed none."""
+    return next((line for line in search.lines if line.bound == "exact"), None)
+
+
+def clock_timed(searches: list[Search]) -> list[Search]:
+    """The searches whose soft limit is known and whose time the next `go` told."""
+    return [s for s in searches if s.used_ms is not None and s.soft_ms()]
+
+
 def first_done(searches: list[Search]) -> str:
     """Over the searches timed by the clock (their soft limit known, their time told by the next
     `go`): how many completed their first depth by each of FIRST_DONE_BINS times the soft limit,
     later, or not at all, and the share of those searches' time that the last took."""
-    timed = [s for s in searches if s.used_ms is not None and s.soft_ms()]
+    timed = clock_timed(searches)
     if not timed:
         return "-"
     bins: Counter = Counter()
     none_ms = 0
     for search in timed:
-        first = next((line for line in search.lines if line.bound == "exact"), None)
+        first = first_completed(search)
         if first is None:
             bins["none"] += 1
             none_ms += search.used_ms
@@ -458,16 +468,16 @@ def by_start(searches: list[Search]) -> str:
     """Over the searches timed by the clock with a search before that completed a depth: by
     start_kind, how many, and how many completed their first depth past FIRST_DONE_BINS[-1]
     times the soft limit or never."""
+    timed = clock_timed(searches)
+    limit = FIRST_DONE_BINS[-1]
     cells = []
     for kind in ("below D-1", "D-1", "D or deeper", "no line"):
-        mine = [s for s in searches if s.used_ms is not None and s.soft_ms() and start_kind(s) == kind]
+        mine = [s for s in timed if start_kind(s) == kind]
         if not mine:
             cells.append(f"{kind} -")
             continue
-        firsts = [next((line for line in s.lines if line.bound == "exact"), None) for s in mine]
-        never = sum(first is None for first in firsts)
-        late = sum(first is not None and first.ms > FIRST_DONE_BINS[-1] * s.soft_ms() for s, first in zip(mine, firsts))
-        cells.append(f"{kind} {len(mine)}, past {FIRST_DONE_BINS[-1]:g}x or never {share(late + never, len(mine))}")
+        bad = sum((first := first_completed(s)) is None or first.ms > limit * s.soft_ms() for s in mine)
+        cells.append(f"{kind} {len(mine)}, past {limit:g}x or never {share(bad, len(mine))}")
     return "; ".join(cells)
 
 

@@ -244,6 +244,12 @@ def _uci(pid: int, direction: str, text: str) -> str:
     return f"DEBUG:chess.engine:<TimedUciProtocol (pid={pid})>: {direction} {text}"
 
 
+def _timed_search(used_ms, *lines, before=None):
+    """A search with 3,030 ms on the clock and no increment (3,000 available: a soft limit of
+    100 ms) that took `used_ms` (None: not told)."""
+    return iterations.Search("1", (), list(lines), clock_ms=3030, used_ms=used_ms, before=before)
+
+
 class IterationsTest(unittest.TestCase):
     # Engine "g" (pid 7, named by the harness): a first search that completes depths 5 and 6;
     # a second, after the reply its line expected (e7e5), whose first window fails low and which
@@ -337,12 +343,7 @@ class IterationsTest(unittest.TestCase):
         self.assertEqual(iterations.work_part([bare], 18), "D = 18: expected -, not expected 1/1 70 ms")
 
     def test_first_completed_depth_against_the_soft_limit(self):
-        line = iterations.Line
-
-        def search(used_ms, *lines):
-            # 3,030 ms on the clock, no increment: 3,000 available, a soft limit of 100 ms.
-            return iterations.Search("1", (), list(lines), clock_ms=3030, used_ms=used_ms)
-
+        line, search = iterations.Line, _timed_search
         searches = [
             search(60, line(16, "exact", 40, ())),
             search(90, line(16, "exact", 80, ())),
@@ -353,7 +354,7 @@ class IterationsTest(unittest.TestCase):
             search(300, line(16, "lower", 200, ())),
             search(400),
             # Not timed by the clock (its next search never came): left out.
-            iterations.Search("1", (), [line(16, "exact", 500, ())], clock_ms=3030),
+            search(None, line(16, "exact", 500, ())),
         ]
         self.assertAlmostEqual(searches[0].soft_ms(), 100)
         self.assertEqual(iterations.first_done(searches),
@@ -369,8 +370,7 @@ class IterationsTest(unittest.TestCase):
         before = iterations.Search("1", (), [line(12, "exact", 5, ()), line(13, "upper", 9, ())])
 
         def search(used_ms, *lines):
-            # A soft limit of 100 ms (see test_first_completed_depth_against_the_soft_limit).
-            return iterations.Search("1", (), list(lines), clock_ms=3030, used_ms=used_ms, before=before)
+            return _timed_search(used_ms, *lines, before=before)
 
         searches = [
             # Below D - 1: done at 40 ms; done past twice the limit.
@@ -385,9 +385,9 @@ class IterationsTest(unittest.TestCase):
             # No line at all.
             search(500),
             # No search before, and a search before that completed nothing: not counted.
-            iterations.Search("1", (), [line(9, "exact", 500, ())], clock_ms=3030, used_ms=600),
-            iterations.Search("1", (), [line(9, "exact", 500, ())], clock_ms=3030, used_ms=600,
-                              before=iterations.Search("1", (), [line(12, "upper", 5, ())])),
+            _timed_search(600, line(9, "exact", 500, ())),
+            _timed_search(600, line(9, "exact", 500, ()),
+                          before=iterations.Search("1", (), [line(12, "upper", 5, ())])),
         ]
         self.assertEqual([iterations.start_kind(s) for s in searches],
                          ["below D-1", "below D-1", "D-1", "D or deeper", "D or deeper", "D or deeper", "no line",
