@@ -420,15 +420,30 @@ fn deepen(
     position: &kogge_search::GamePosition,
     limits: &kogge_search::Limits,
 ) -> (kogge_search::SearchResult, Vec<kogge_search::Info>) {
+    let (result, lines, _) = deepen_saying(gpu, position, limits);
+    (result, lines)
+}
+
+/// As [`deepen`], with the messages (`info string`) the search reported too.
+fn deepen_saying(
+    gpu: &mut GpuSearch,
+    position: &kogge_search::GamePosition,
+    limits: &kogge_search::Limits,
+) -> (
+    kogge_search::SearchResult,
+    Vec<kogge_search::Info>,
+    Vec<String>,
+) {
     use kogge_search::{Report, SearchControl};
     use std::sync::Mutex;
     use std::time::Instant;
     let legal: Vec<_> = position.board.legal_moves().iter().copied().collect();
     let lines = Mutex::new(Vec::new());
-    let sink = |r: Report| {
-        if let Report::Pv(info) = r {
-            lines.lock().unwrap().push(info);
-        }
+    let messages = Mutex::new(Vec::new());
+    let sink = |r: Report| match r {
+        Report::Pv(info) => lines.lock().unwrap().push(info),
+        Report::Message(text) => messages.lock().unwrap().push(text),
+        _ => {}
     };
     let result = kogge_search_gpu::iterative_deepening(
         gpu,
@@ -442,7 +457,11 @@ fn deepen(
         1,
     )
     .unwrap();
-    (result, lines.into_inner().unwrap())
+    (
+        result,
+        lines.into_inner().unwrap(),
+        messages.into_inner().unwrap(),
+    )
 }
 
 /// The (depth, bound, first move) of each line.
@@ -540,6 +559,51 @@ fn a_search_stopped_in_its_first_iteration_names_the_move_it_plays() {
             stopped.len() >= 2,
             "stopped in the first iteration at {stopped:?} nodes"
         );
+    }
+}
+
+#[test]
+fn a_first_iteration_from_the_entry_past_the_guard_searches_shallower() {
+    // A search on a clock that starts at its root entry's depth and has completed nothing by the
+    // guard's share of the soft limit (ENTRY_GUARD) searches ENTRY_RETREAT (3) plies shallower
+    // and says so. The entry here is a one-move search's (`searchmoves`): depth 9 for all the
+    // moves took 0.2 s on PoCL, the guard comes at 52 ms of a 3 s clock (the soft limit 75% of
+    // 3 s / 30, scaled by 0.7 for the entry's settled move), the hard limit at 0.4 s.
+    use kogge_search::{Bound, Clock, GamePosition, Limits};
+    use std::time::Duration;
+    let position = GamePosition::new(board(
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    ));
+    let legal = position.board.legal_moves();
+    for mut gpu in open_all(1) {
+        let mut one_move = Limits::depth(9);
+        one_move.searchmoves = vec![legal.iter().copied().next().unwrap()];
+        deepen(&mut gpu, &position, &one_move);
+        let entry = gpu.table_entry(position.board.hash()).unwrap();
+        assert_eq!(entry.map(|e| e.depth), Some(9), "{entry:?}");
+        let limits = Limits {
+            clock: Some(Clock {
+                time: Duration::from_millis(3_000),
+                increment: Duration::ZERO,
+                moves_to_go: None,
+            }),
+            ..Limits::default()
+        };
+        let (result, infos, messages) = deepen_saying(&mut gpu, &position, &limits);
+        let lines = line_moves(&infos);
+        assert_eq!(
+            messages,
+            [
+                "depth 9 from the table's entry not done by 1x the soft limit: searching depth 6 \
+              instead"
+            ],
+            "{lines:?}"
+        );
+        // A fail high at depth 9 may be reported before the guard; the first exact line is the
+        // shallower depth's, if the clock let it complete.
+        let first_exact = lines.iter().find(|l| l.1 == Bound::Exact);
+        assert!(first_exact.is_none_or(|l| l.0 == 6), "{lines:?} {result:?}");
+        assert!(legal.contains(result.best.unwrap()), "{result:?}");
     }
 }
 
