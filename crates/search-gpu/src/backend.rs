@@ -49,8 +49,11 @@ const GPU_SOFT_LIMIT_PERCENT: u32 = 75;
 /// went through cheap repetitions, and in games on the H200 (10 s + 0.1 s against 16 threads)
 /// 4% of the GPU's searches completed their first depth past twice the soft limit or never (run
 /// to the hard limit, playing the entry's move unchecked). With the guard 0.4% did, and it played
-/// the same openings 5.9 points a game better, paired, [-5.6, +17.4] in 17 games (seventy-sixth
-/// session, docs/STRENGTH.md).
+/// the same openings 5.9 points a game better, paired, [-5.6, +17.4] in 17 games, at the same
+/// mean depth against 16 threads' (seventy-sixth session, docs/STRENGTH.md). It is not free: it
+/// fired in 15% of the searches (the first depth at this point would mostly have completed within
+/// twice the limit), and 102 of those 174 ended at the retreat's depth; after an unexpected reply
+/// more searches ended at depth 16 or less. Where it should fire is not measured.
 const ENTRY_GUARD: f64 = 1.0;
 /// Plies below the entry's depth that a guarded search starts again at (see `ENTRY_GUARD`).
 const ENTRY_RETREAT: u32 = 3;
