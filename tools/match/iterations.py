@@ -117,6 +117,8 @@ class Search:
     pid: str
     moves: tuple[str, ...]  # the game's moves sent with the position, the opponent's last
     lines: list[Line] = field(default_factory=list)
+    position: str = ""  # the `position` command the search was sent
+    messages: list[str] = field(default_factory=list)  # its `info string` lines' text
     clock_ms: int | None = None  # the engine's own time left at `go`
     inc_ms: int = 0
     move_overhead_ms: int = MOVE_OVERHEAD_MS  # the engine's options when it was sent `go`
@@ -182,6 +184,7 @@ def read_log(lines, names: list[tuple[str, str]]) -> dict[str, list[Search]]:
     named: dict[str, str] = {}
     by_option: dict[str, str] = {}
     position: dict[str, tuple[str, ...]] = {}
+    command: dict[str, str] = {}
     to_move: dict[str, bool] = {}
     # The time options each pid was sent (name -> value), which set its soft limit.
     options: dict[str, dict[str, int]] = {}
@@ -206,10 +209,11 @@ def read_log(lines, names: list[tuple[str, str]]) -> dict[str, list[Search]]:
             if (option := TIME_OPTION.match(text)) is not None:
                 options.setdefault(pid, {})[option[1]] = int(option[2])
             if text.startswith("position"):
+                command[pid] = text
                 position[pid] = tuple(text.split(" moves ", 1)[1].split()) if " moves " in text else ()
                 to_move[pid] = white_to_move(text)
             elif text.startswith("go"):
-                search = Search(pid, position.get(pid, ()))
+                search = Search(pid, position.get(pid, ()), position=command.get(pid, ""))
                 search.clock_ms, search.inc_ms = go_clock(text, to_move.get(pid, True))
                 sent = options.get(pid, {})
                 search.move_overhead_ms = sent.get("Move Overhead", MOVE_OVERHEAD_MS)
@@ -226,6 +230,8 @@ def read_log(lines, names: list[tuple[str, str]]) -> dict[str, list[Search]]:
         elif pid in running:
             if text.startswith("bestmove"):
                 done.append(running.pop(pid))
+            elif text.startswith("info string "):
+                running[pid].messages.append(text[len("info string "):])
             elif (info := parse_info(text)) is not None:
                 running[pid].lines.append(info)
     engines: dict[str, list[Search]] = {}

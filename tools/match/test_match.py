@@ -37,6 +37,7 @@ import match
 import opening_moves
 import paired
 import quality
+import search_loss
 import stability
 from stats import Sprt, elo_estimate, format_elo
 
@@ -1057,6 +1058,64 @@ class EndToEndTest(unittest.TestCase):
         self.assertEqual(done.returncode, 2)
         self.assertIn("engine1", done.stderr)
 
+
+
+class SearchLossTest(unittest.TestCase):
+    # IterationsTest's log, its second search saying something: engine g's three searches are (the
+    # clock's soft limit about 32 ms each) one that completed its first depth at 3 ms after no
+    # known reply, one after the expected reply at 40 ms (1.25x, late), one after another reply
+    # that completed none (late).
+    LOG = IterationsTest.LOG[:12] + [_uci(7, ">>", "info string guard: depth 3 instead")] + IterationsTest.LOG[12:]
+    START = chess.STARTING_FEN
+
+    def judged(self) -> dict:
+        after = chess.Board()
+        fens = [self.START]
+        for moves in (("e2e4", "e7e5"), ("g1f3", "d7d6")):
+            for move in moves:
+                after.push_uci(move)
+            fens.append(after.fen())
+        moves = [{"engine": "g", "fen": fen, "loss": loss} for fen, loss in zip(fens, (10, 40, 70))]
+        moves.append({"engine": "c", "fen": self.START, "loss": 500})  # another engine's
+        return {"moves": moves}
+
+    def test_positions_and_messages_are_read(self):
+        g = iterations.read_log(self.LOG, [])["g"]
+        self.assertEqual([s.messages for s in g], [[], ["guard: depth 3 instead"], []])
+        self.assertEqual(search_loss.position_fen(g[0].position), self.START)
+        self.assertEqual(search_loss.position_fen("position startpos moves e2e4"),
+                         "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1")
+        self.assertIsNone(search_loss.position_fen("position startpos moves e2e5"))
+        self.assertIsNone(search_loss.position_fen("position fen 8/8 w"))
+        self.assertEqual([search_loss.first_bin(s) for s in g], ["up to 0.5x", "up to 2x", "none"])
+        self.assertEqual([search_loss.late_first(s, 0.525) for s in g], [False, True, True])
+        self.assertEqual([search_loss.late_first(s, 2.0) for s in g], [False, False, True])
+
+    def test_the_rows(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            log, judged = Path(tmp) / "m.log", Path(tmp) / "j.json"
+            log.write_text("\n".join(self.LOG) + "\n")
+            judged.write_text(json.dumps(self.judged()))
+            out = io.StringIO()
+            with unittest.mock.patch("sys.stdout", out):
+                code = search_loss.main([f"{log}:{judged}", "--engine", "g", "--message", "guard:"])
+            self.assertEqual(code, 0)
+            text = out.getvalue()
+            self.assertIn("g: 3 of 3 searches with a judged move", text)
+            self.assertIn("  expected: 1 moves, mean loss 40.0 cp", text)
+            self.assertIn("  not expected: 1 moves, mean loss 70.0 cp", text)
+            self.assertIn("  unknown: 1 moves, mean loss 10.0 cp", text)
+            self.assertIn("  up to 1x: none", text)
+            self.assertIn("  none: 1 moves, mean loss 70.0 cp", text)
+            self.assertNotIn("not timed", text)
+            self.assertIn("  late: 2 moves, mean loss 55.0 cp [25.6, 84.4], 1 over 50", text)
+            self.assertIn("  the rest: 1 moves, mean loss 10.0 cp", text)
+            self.assertIn("  said: 1 moves, mean loss 40.0 cp", text)
+            self.assertIn("  not said: 2 moves, mean loss 40.0 cp", text)
+            with unittest.mock.patch("sys.stderr", io.StringIO()) as err:
+                self.assertEqual(search_loss.main([f"{log}:{judged}", "--engine", "x"]), 1)
+                self.assertEqual(search_loss.main([f"{log}:{Path(tmp) / 'missing.json'}"]), 1)
+            self.assertIn("no search of x matched a judged move", err.getvalue())
 
 
 class StabilityTest(unittest.TestCase):
