@@ -38,6 +38,8 @@ not from a principal variation). Per engine this prints:
   at D - 1, at D or deeper (an entry left by a helper searching ahead or by another path), or
   unknown (no line at all); in the seventy-fifth session's games the GPU's first depth came past
   twice the soft limit or never in 15% of its searches from D on, 3-4% below;
+- how often the GPU search's entry guard gave up a first iteration (its `info string`), and the
+  deepest depth those searches completed against the entry's;
 - by part of the game, the time a move took (from the engine's clock at its next `go`) against
   its soft limit as Kogge's TimeManager sets it (sudden death planned as 30 moves; the engine's
   `Move Overhead` and `Slow Mover` as the log's `setoption` lines set them, else 30 ms and
@@ -95,6 +97,14 @@ SHALLOW_DEPTH = 16
 # 10 s + 0.1 s after an unexpected reply the GPU search needed 4.4 times 16 threads' nodes to
 # complete depth 16, after the expected one 1.8 times (125 games, seventy-fourth session).
 WORK_DEPTHS = (14, 16, 18)
+# The GPU search's entry guard says one of these (crates/search-gpu/src/backend.rs, ENTRY_GUARD):
+# "depth E from the table's entry not done by 1x the soft limit: searching depth S instead", or
+# as the seventy-sixth session's experiment (KOGGE_FIRST_GUARD, docs/data/gpu-s76.tar.xz) said it,
+# "first iteration at depth E not done by the guard: depth S".
+GUARD_MESSAGES = (
+    re.compile(r"^depth (\d+) from the table's entry not done by .*: searching depth (\d+) instead$"),
+    re.compile(r"^first iteration at depth (\d+) not done by the guard: depth (\d+)$"),
+)
 # The bins of a first completed depth's time, in soft limits (the shared limit: the GPU search's
 # own is 75% of it, so 2x here is 2.67 times its own).
 FIRST_DONE_BINS = (0.5, 1.0, 2.0)
@@ -365,6 +375,7 @@ def report(name: str, searches: list[Search]) -> str:
     out.append("  first completed depth's time against the soft limit: " + first_done(every))
     out.append("  by the first depth against the deepest D the search before completed: " + by_start(every))
     out.append("  time a move against the soft limit, moves " + "; ".join(clock_part(searches, part) for part in PARTS))
+    out.append("  the entry guard: " + guarded(every))
     out.append("  work to complete depth D or deeper by the reply before (medians of the searches that did), "
                + "; ".join(work_part(searches, depth) for depth in WORK_DEPTHS))
     return "\n".join(out)
@@ -485,6 +496,33 @@ def by_start(searches: list[Search]) -> str:
         bad = sum((first := first_completed(s)) is None or first.ms > limit * s.soft_ms() for s in mine)
         cells.append(f"{kind} {len(mine)}, past {limit:g}x or never {share(bad, len(mine))}")
     return "; ".join(cells)
+
+
+def guard_depths(search: Search) -> tuple[int, int] | None:
+    """The (entry's depth, retreat depth) of the entry guard's message, None where it said none."""
+    for message in search.messages:
+        for pattern in GUARD_MESSAGES:
+            if (found := pattern.match(message)) is not None:
+                return int(found[1]), int(found[2])
+    return None
+
+
+def guarded(searches: list[Search]) -> str:
+    """How many searches the GPU's entry guard gave up their first iteration in, and where each
+    ended: its deepest completed depth against the entry's depth (the seventy-sixth session: 174
+    of 1,140, 102 of them three plies short, the retreat's depth alone)."""
+    ends: Counter = Counter()
+    for search in searches:
+        if (depths := guard_depths(search)) is None:
+            continue
+        done = deepest(search)
+        ends["none" if done is None else f"{done - depths[0]:+d}"] += 1
+    fired = sum(ends.values())
+    if not fired:
+        return f"fired in 0/{len(searches)}"
+    order = sorted((k for k in ends if k != "none"), key=int) + (["none"] if "none" in ends else [])
+    return (f"fired in {share(fired, len(searches))}; deepest completed depth against the entry's: "
+            + ", ".join(f"{k} {ends[k]}" for k in order))
 
 
 def clock_part(searches: list[Search], part: tuple[int, int]) -> str:

@@ -1060,6 +1060,24 @@ class EndToEndTest(unittest.TestCase):
 
 
 
+class GuardTest(unittest.TestCase):
+    def test_the_entry_guards_searches_and_where_they_ended(self):
+        line = iterations.Line
+        said = "depth 18 from the table's entry not done by 1x the soft limit: searching depth 15 instead"
+        old = "first iteration at depth 12 not done by the guard: depth 9"
+        searches = [
+            iterations.Search("1", (), [line(15, "exact", 90, ())], messages=["other", said]),
+            iterations.Search("1", (), [line(9, "exact", 50, ()), line(10, "exact", 70, ())], messages=[old]),
+            iterations.Search("1", (), [line(15, "upper", 90, ())], messages=[said]),
+            iterations.Search("1", (), [line(18, "exact", 20, ())], messages=["depth 18 from elsewhere"]),
+        ]
+        self.assertEqual([iterations.guard_depths(s) for s in searches], [(18, 15), (12, 9), (18, 15), None])
+        self.assertEqual(iterations.guarded(searches),
+                         "fired in 3/4 (75%); deepest completed depth against the entry's: -3 1, -2 1, none 1")
+        self.assertEqual(iterations.guarded(searches[3:]), "fired in 0/1")
+        self.assertIn("  the entry guard: fired in 3/4 (75%)", iterations.report("g", searches))
+
+
 class SearchLossTest(unittest.TestCase):
     # IterationsTest's log, its second search saying something: engine g's three searches are (the
     # clock's soft limit about 32 ms each) one that completed its first depth at 3 ms after no
