@@ -6,7 +6,7 @@
 
 use crate::driver::{GpuSearch, GpuSearchOptions, Outcome};
 use crate::layout::{Finisher, ParallelMode};
-use kogge_chess::Move;
+use kogge_chess::{Board, Move};
 use kogge_gpu::{DeviceInfo, GpuError};
 use kogge_search::{
     Bound, DEFAULT_MOVE_OVERHEAD, DEFAULT_SLOW_MOVER, GamePosition, Info, InfoSink, Limits, MATE,
@@ -506,9 +506,25 @@ pub fn iterative_deepening(
             break;
         }
     }
+    if result.ponder.is_none()
+        && let Some(best) = result.best
+    {
+        result.ponder = ponder_from_table(gpu, &root, best);
+    }
     control.wait_while_held(limits);
     result.nodes = total_nodes;
     Ok(result)
+}
+
+/// The reply to `best` that the table holds, for `bestmove ... ponder` where no completed line
+/// gave one: a move from a stopped iteration, the root entry's, or a line that ended in the
+/// table. The CPU search asks its table the same; in games the GPU's `bestmove` lacked a ponder
+/// move in 29 of 1,122 searches (seventy-sixth session). `None` where the table has no legal one.
+fn ponder_from_table(gpu: &GpuSearch, root: &Board, best: Move) -> Option<Move> {
+    let mut after = *root;
+    after.play(best);
+    let entry = gpu.table_entry(after.hash()).ok().flatten()?;
+    after.is_legal(entry.best).then_some(entry.best)
 }
 
 /// The GPU search's clock: the shared time manager's limits, the soft one scaled by

@@ -563,6 +563,39 @@ fn a_search_stopped_in_its_first_iteration_names_the_move_it_plays() {
 }
 
 #[test]
+fn a_move_no_completed_line_chose_comes_with_a_ponder_move_from_the_table() {
+    // A search stopped before its first iteration completes has no line to take a reply from;
+    // the table holds one for the position after its move (the depth-7 search searched every
+    // root move), and `bestmove ... ponder` names it, as the CPU search's does.
+    use kogge_search::{GamePosition, Limits};
+    let position = GamePosition::new(board(
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    ));
+    for mut gpu in open_all(1) {
+        deepen(&mut gpu, &position, &Limits::depth(7));
+        gpu.set_slice_nodes(Some(32));
+        let mut stopped = 0;
+        for nodes in [32, 256, 512, 1_024, 2_048, 4_096, 8_192, 16_384] {
+            let mut limits = Limits::depth(40);
+            limits.nodes = Some(nodes);
+            let (result, _) = deepen(&mut gpu, &position, &limits);
+            if result.depth > 0 {
+                continue;
+            }
+            stopped += 1;
+            let mut after = position.board;
+            after.play(result.best.unwrap());
+            let ponder = result.ponder.expect("a ponder move from the table");
+            assert!(after.is_legal(ponder), "{nodes} nodes: {result:?}");
+        }
+        assert!(
+            stopped >= 2,
+            "stopped in the first iteration {stopped} times"
+        );
+    }
+}
+
+#[test]
 fn a_first_iteration_from_the_entry_past_the_guard_searches_shallower() {
     // A search on a clock that starts at its root entry's depth and has completed nothing by the
     // guard's share of the soft limit (ENTRY_GUARD) searches ENTRY_RETREAT (3) plies shallower
