@@ -445,6 +445,27 @@ def clock_timed(searches: list[Search]) -> list[Search]:
     return [s for s in searches if s.used_ms is not None and s.soft_ms()]
 
 
+FIRST_DONE_LABELS = tuple(f"up to {b:g}x" for b in FIRST_DONE_BINS) + (f"over {FIRST_DONE_BINS[-1]:g}x",)
+
+
+def first_bin(search: Search) -> str:
+    """The search's first completed depth's time in soft limits, as one of FIRST_DONE_LABELS, or
+    "none" where it completed none. The search's soft limit must be known."""
+    first = first_completed(search)
+    if first is None:
+        return "none"
+    ratio = first.ms / search.soft_ms()
+    return next((label for b, label in zip(FIRST_DONE_BINS, FIRST_DONE_LABELS) if ratio <= b),
+                FIRST_DONE_LABELS[-1])
+
+
+def first_past(search: Search, limit: float) -> bool:
+    """Whether the search completed its first depth after `limit` soft limits, or none. The
+    search's soft limit must be known."""
+    first = first_completed(search)
+    return first is None or first.ms > limit * search.soft_ms()
+
+
 def first_done(searches: list[Search]) -> str:
     """Over the searches timed by the clock (their soft limit known, their time told by the next
     `go`): how many completed their first depth by each of FIRST_DONE_BINS times the soft limit,
@@ -452,18 +473,9 @@ def first_done(searches: list[Search]) -> str:
     timed = clock_timed(searches)
     if not timed:
         return "-"
-    bins: Counter = Counter()
-    none_ms = 0
-    for search in timed:
-        first = first_completed(search)
-        if first is None:
-            bins["none"] += 1
-            none_ms += search.used_ms
-            continue
-        ratio = first.ms / search.soft_ms()
-        bins[next((f"up to {b:g}x" for b in FIRST_DONE_BINS if ratio <= b), f"over {FIRST_DONE_BINS[-1]:g}x")] += 1
-    labels = [f"up to {b:g}x" for b in FIRST_DONE_BINS] + [f"over {FIRST_DONE_BINS[-1]:g}x"]
-    cells = [f"{label} {share(bins[label], len(timed))}" for label in labels]
+    bins = Counter(first_bin(search) for search in timed)
+    none_ms = sum(search.used_ms for search in timed if first_bin(search) == "none")
+    cells = [f"{label} {share(bins[label], len(timed))}" for label in FIRST_DONE_LABELS]
     total_ms = sum(s.used_ms for s in timed)
     cells.append(f"none {share(bins['none'], len(timed))}, their time {share(none_ms, total_ms)} ms")
     return ", ".join(cells)
@@ -493,7 +505,7 @@ def by_start(searches: list[Search]) -> str:
         if not mine:
             cells.append(f"{kind} -")
             continue
-        bad = sum((first := first_completed(s)) is None or first.ms > limit * s.soft_ms() for s in mine)
+        bad = sum(first_past(s, limit) for s in mine)
         cells.append(f"{kind} {len(mine)}, past {limit:g}x or never {share(bad, len(mine))}")
     return "; ".join(cells)
 

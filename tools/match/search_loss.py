@@ -67,27 +67,18 @@ def judged_losses(records: list[dict], engine: str) -> dict[str, int]:
 
 
 def first_bin(search: iterations.Search) -> str:
-    """The search's first completed depth's time in soft limits, binned as iterations.py bins
-    it; "none" where it completed none, "not timed" where the clock is not known."""
-    first = iterations.first_completed(search)
-    if first is None:
-        return "none"
-    soft = search.soft_ms()
-    if not soft:
-        return "not timed"
-    ratio = first.ms / soft
-    bins = iterations.FIRST_DONE_BINS
-    return next((f"up to {b:g}x" for b in bins if ratio <= b), f"over {bins[-1]:g}x")
+    """The search's first completed depth's time in soft limits, as iterations.py bins it, or
+    "none"; "not timed" where the clock is not known (and it completed a depth)."""
+    if search.soft_ms() or iterations.first_completed(search) is None:
+        return iterations.first_bin(search)
+    return "not timed"
 
 
 def late_first(search: iterations.Search, late: float) -> bool:
     """Whether the search started above depth 1 and completed its first depth after `late` soft
     limits, or none (False where its clock is not known)."""
-    soft = search.soft_ms()
-    if not soft or not search.lines or search.lines[0].depth <= 1:
-        return False
-    first = iterations.first_completed(search)
-    return first is None or first.ms > late * soft
+    return (bool(search.soft_ms()) and bool(search.lines) and search.lines[0].depth > 1
+            and iterations.first_past(search, late))
 
 
 def row(label: str, losses: list[int]) -> str:
@@ -106,8 +97,7 @@ def report(pairs: list[tuple[iterations.Search, int]], late: float, message: str
     for kind in ("expected", "not expected", "unknown"):
         out.append(row(kind, [loss for s, loss in pairs if iterations.reply(s) == kind]))
     out.append("by the first completed depth's time against the soft limit:")
-    bins = [f"up to {b:g}x" for b in iterations.FIRST_DONE_BINS]
-    for kind in bins + [f"over {iterations.FIRST_DONE_BINS[-1]:g}x", "none", "not timed"]:
+    for kind in iterations.FIRST_DONE_LABELS + ("none", "not timed"):
         losses = [loss for s, loss in pairs if first_bin(s) == kind]
         if losses or kind != "not timed":
             out.append(row(kind, losses))
