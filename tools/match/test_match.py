@@ -39,6 +39,7 @@ import paired
 import quality
 import search_loss
 import stability
+import trim_log
 from stats import Sprt, elo_estimate, format_elo
 
 HERE = Path(__file__).resolve().parent
@@ -1076,6 +1077,44 @@ class GuardTest(unittest.TestCase):
                          "fired in 3/4 (75%); deepest completed depth against the entry's: -3 1, -2 1, none 1")
         self.assertEqual(iterations.guarded(searches[3:]), "fired in 0/1")
         self.assertIn("  the entry guard: fired in 3/4 (75%)", iterations.report("g", searches))
+
+
+class TrimLogTest(unittest.TestCase):
+    GUARD = "depth 18 from the table's entry not done by 1x the soft limit: searching depth 15 instead"
+    # IterationsTest's log with what a real one has besides: python-chess's other debug lines,
+    # currmove and hashfull lines, seldepth, nps and long principal variations, an info string.
+    LOG = [
+        "DEBUG:asyncio:Using selector: EpollSelector",
+        *IterationsTest.LOG[:4],
+        _uci(7, ">>", "info string " + GUARD),
+        _uci(7, ">>", "info depth 5 seldepth 7 multipv 1 score cp 20 nodes 10 nps 3333 hashfull 1 time 3 "
+                      "pv e2e4 e7e5 g1f3 b8c6 f1b5"),
+        _uci(7, ">>", "info depth 5 currmove d2d4 currmovenumber 2"),
+        "DEBUG:chess.engine:<TimedUciProtocol (pid=7)>: Connection lost (exit code: 0)",
+        *IterationsTest.LOG[5:],
+    ]
+
+    def test_the_readers_see_the_same_log(self):
+        trimmed = list(trim_log.trim(self.LOG))
+        self.assertLess(len(trimmed), len(self.LOG))
+        self.assertTrue(all(line.endswith("\n") for line in trimmed))
+        names = [("c", "Threads=16")]
+        whole, cut = iterations.read_log(self.LOG, names), iterations.read_log(trimmed, names)
+        self.assertEqual(sorted(whole), sorted(cut))
+        for name in whole:
+            self.assertEqual(iterations.report(name, whole[name]), iterations.report(name, cut[name]))
+        self.assertEqual(cut["g"][0].messages, [self.GUARD])
+        # The long line's principal variation cut to the move and the reply it expects.
+        self.assertEqual(whole["g"][0].lines[0].pv, ("e2e4", "e7e5", "g1f3", "b8c6", "f1b5"))
+        self.assertEqual(cut["g"][0].lines[0], dataclasses.replace(whole["g"][0].lines[0], pv=("e2e4", "e7e5")))
+
+    def test_an_info_line_is_cut_to_what_is_read(self):
+        self.assertEqual(
+            trim_log.slim_info("info depth 21 seldepth 30 multipv 1 score cp -12 upperbound nodes 99 nps 5 "
+                               "hashfull 10 time 1500 pv e7e5 g1f3 b8c6"),
+            "info depth 21 score cp -12 nodes 99 upperbound time 1500 pv e7e5 g1f3",
+        )
+        self.assertEqual(trim_log.slim_info("info depth 3 score mate 2 time 4"), "info depth 3 score mate 2 time 4")
 
 
 class SearchLossTest(unittest.TestCase):
