@@ -345,12 +345,16 @@ pub fn iterative_deepening(
                         && completed.is_empty()
                         && time.soft_limit_passed(control, ENTRY_GUARD * time_scale)
                 };
+                // Depth 1 always completes, as on a clock, so that `go nodes 1` plays a move
+                // it searched (the CPU search's poll comes after 1,024 nodes, past depth 1).
+                let node_limit = limits.nodes.filter(|_| depth > 1);
                 let mut stop = |nodes: u64| {
                     control.is_stopped()
                         || (depth > 1 && time.hard_limit_passed(control))
-                        || limits.nodes.is_some_and(|n| nodes_before + nodes >= n)
+                        || node_limit.is_some_and(|n| nodes_before + nodes >= n)
                         || guard_due()
                 };
+                gpu.set_node_budget(node_limit.map(|n| n.saturating_sub(nodes_before)));
                 match gpu.iterate(&root, search_depth as i32, alpha, beta, &mut stop)? {
                     Outcome::Stopped { nodes, .. }
                         if guard_due()
@@ -505,7 +509,13 @@ pub fn iterative_deepening(
         if time.soft_limit_passed(control, time_scale) {
             break;
         }
+        // `go nodes`: no new depth once they are spent (the CPU search's own test of them
+        // comes at its next poll, 1,024 nodes on).
+        if limits.nodes.is_some_and(|n| total_nodes >= n) {
+            break;
+        }
     }
+    gpu.set_node_budget(None);
     if result.ponder.is_none()
         && let Some(best) = result.best
     {

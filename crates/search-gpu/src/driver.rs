@@ -164,6 +164,9 @@ pub struct GpuSearch {
     slice_nodes: u32,
     /// A fixed slice budget (tests): no adaptation to the device's speed.
     fixed_slice: Option<u32>,
+    /// The nodes the next iteration may search (`go nodes`), which caps its slices
+    /// ([`GpuSearch::set_node_budget`]).
+    node_budget: Option<u64>,
     /// Workers launched: at most `options.workers`, the number allocated.
     active_workers: usize,
     host_results: Vec<WorkerResult>,
@@ -414,6 +417,7 @@ impl GpuSearch {
             closing: false,
             slice_nodes: 256,
             fixed_slice: None,
+            node_budget: None,
             active_workers: w,
             host_results: vec![WorkerResult::default(); w],
             trace: std::env::var_os("KOGGE_SEARCH_TRACE").is_some(),
@@ -700,9 +704,10 @@ impl GpuSearch {
         // And the launch in which worker 0 first had a best root move, with that move and value
         // (its first move's unless it found a better one in the same launch).
         let mut first_of_0: Option<(u32, u16, i32)> = None;
+        let mut nodes_so_far = 0u64;
         loop {
             launches += 1;
-            params.slice_nodes = self.slice_nodes;
+            params.slice_nodes = self.capped_slice(nodes_so_far);
             self.device.write(&mut self.params, &[params])?;
             // Before every launch, the first included: the finish flag clear (after the first
             // launch it still is, or the iteration would be over) and the launch's shared node
@@ -738,6 +743,7 @@ impl GpuSearch {
                 first_of_0 = Some((launches, r.partial_move as u16, r.partial_score));
             }
             let nodes: u64 = self.host_results.iter().map(|r| r.nodes).sum();
+            nodes_so_far = nodes;
             if let Some(done) = self.finished(root, nodes, params.depth)? {
                 if self.trace {
                     self.trace_iteration(&params, &done, iteration_started.elapsed(), launches);
@@ -806,6 +812,30 @@ impl GpuSearch {
         self.fixed_slice = nodes.map(|n| n.max(1));
         if let Some(n) = self.fixed_slice {
             self.slice_nodes = n;
+        }
+    }
+
+    /// The nodes the next iterations may search, `None` for no limit: a `go nodes` search sets
+    /// what is left of its limit before each. A launch is the workers' slices together (264
+    /// workers of 256 to 1,024 nodes on the H200), so without this cap a search of a few
+    /// thousand nodes ran several times that (8 workers on PoCL: 13,735 nodes for `go nodes
+    /// 5000`, 17,155 for `go nodes 1`).
+    pub fn set_node_budget(&mut self, nodes: Option<u64>) {
+        self.node_budget = nodes;
+    }
+
+    /// The slice of the next launch of an iteration that has searched `searched` nodes: the
+    /// device's, but no more than the node budget left shared over the workers (at least a node
+    /// each; a worker ends its launch after a quarter of its share at the soonest).
+    fn capped_slice(&self, searched: u64) -> u32 {
+        match self.node_budget {
+            Some(budget) => {
+                let left = budget.saturating_sub(searched);
+                let share = left.div_ceil(self.active_workers.max(1) as u64).max(1);
+                self.slice_nodes
+                    .min(u32::try_from(share).unwrap_or(u32::MAX))
+            }
+            None => self.slice_nodes,
         }
     }
 

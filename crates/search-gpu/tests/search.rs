@@ -671,6 +671,44 @@ fn helpers_searching_ahead_never_take_a_search_past_its_depth() {
 }
 
 #[test]
+fn a_node_limit_ends_the_search_near_it_after_depth_1() {
+    // `go nodes N`: the launches' slices are capped by what is left of N, and no depth starts
+    // once N is spent, so the search ends near N; depth 1 always completes, so that even
+    // `go nodes 1` plays a move it searched. Before the cap, 8 workers on PoCL searched 13,735
+    // nodes for `go nodes 5000` and 17,155 (depth 8) for `go nodes 1`.
+    use kogge_search::{GamePosition, Limits};
+    let fens = [
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+    ];
+    for mut gpu in open_all_finishing(8, ParallelMode::AbdadaRmo, Finisher::Clean) {
+        for (fen, limit) in fens.iter().zip([1u64, 5_000, 20_000]) {
+            let position = GamePosition::new(board(fen));
+            let limits = Limits {
+                nodes: Some(limit),
+                ..Limits::default()
+            };
+            let (result, infos) = deepen(&mut gpu, &position, &limits);
+            assert!(result.depth >= 1, "{fen}, {limit} nodes: {result:?}");
+            assert!(
+                position.board.legal_moves().contains(result.best.unwrap()),
+                "{fen}: {result:?}"
+            );
+            assert!(!infos.is_empty(), "{fen}, {limit} nodes: no line");
+            // Depth 1 takes a few dozen nodes; past it, a last launch overshoots what was left by
+            // a fraction (a worker ends its launch after a quarter of its share at the soonest).
+            let bound = (limit + limit / 2).max(1_000);
+            assert!(
+                result.nodes <= bound,
+                "{fen}: {} nodes for a limit of {limit} (at most {bound})",
+                result.nodes
+            );
+        }
+    }
+}
+
+#[test]
 fn closing_checks_the_depth_asked_for_and_nothing_under_a_node_limit() {
     // `GPU Finisher closing` through the host's iterative deepening: `go depth N` takes its
     // depth N for the last, so `checked` ends it; a node limit has no last depth the host can
