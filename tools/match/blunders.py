@@ -50,7 +50,7 @@ import chess
 import chess.engine
 
 from depths import COMMENT
-from quality import DECIDED, JudgedMove, ended_value, iter_games, judge_moves, read_pgns, white_value
+from quality import DECIDED, JudgedMove, ended_value, iter_games, judge_moves, load_judged, read_pgns, white_value
 
 
 @dataclass
@@ -111,10 +111,8 @@ def clock_limit(context: GameContext, ply: int) -> chess.engine.Limit:
     )
 
 
-def load_moves(path: Path) -> list[JudgedMove]:
-    """The judged moves of a --json: this script's blunders or quality.py's moves."""
-    saved = json.loads(path.read_text())
-    return [JudgedMove(**m) for m in saved.get("blunders", saved.get("moves", []))]
+# The judged moves of a --json: this script's blunders or quality.py's moves.
+load_moves = load_judged
 
 
 def reported_depth(comment: str) -> int | None:

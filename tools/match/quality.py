@@ -10,6 +10,7 @@ their own.
 
     python3 tools/match/quality.py games.pgn --judge /path/to/stockfish [--depth 12] [--threads 2] \
         [--json moves.json] [--gap ENGINE] [--jobs N]
+    python3 tools/match/quality.py --judged a.json b.json [--gap ENGINE]
 
 Prints one line per engine: moves judged, the mean loss in centipawns (ACPL) with a 95% interval,
 how many moves lost more than 50, 100 and 300 cp, and the mean loss of moves 1-20, 21-40 and 41
@@ -18,7 +19,9 @@ same games, game by game, with a 95% interval: a measure of one engine's moves a
 opponent that two matches can be compared by. With --jobs N, N judges (each with --threads)
 share the games, every Nth game each: the same figures in about 1/N of the time where the
 machine has the cores (each position is judged on its own, so no value depends on which judge
-saw which games).
+saw which games). With --judged, no judge: the moves earlier runs kept with --json are pooled
+(each file's games kept apart) and summed up the same way, so that the matches of several calls
+or sessions give one figure without being judged again.
 """
 
 from __future__ import annotations
@@ -32,7 +35,7 @@ import shlex
 import statistics
 import sys
 from collections.abc import Iterator
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 import chess
@@ -202,6 +205,40 @@ def judge_moves(
     return moves
 
 
+def load_judged(path: Path) -> list[JudgedMove]:
+    """The judged moves of a --json file: this script's `moves`, or blunders.py's `blunders`."""
+    saved = json.loads(path.read_text())
+    return [JudgedMove(**m) for m in saved.get("blunders", saved.get("moves", []))]
+
+
+def pool_judged(paths: list[Path]) -> list[JudgedMove]:
+    """The judged moves of several --json files, each file's games numbered after the files'
+    before it, so that no two files' games are taken for one (engine_gap goes game by game)."""
+    pooled: list[JudgedMove] = []
+    offset = 0
+    for path in paths:
+        moves = load_judged(path)
+        pooled += [replace(m, game=m.game + offset) for m in moves]
+        offset += max((m.game for m in moves), default=0) + 1
+    return pooled
+
+
+def summarise(moves: list[JudgedMove], heading: str, gap_engine: str | None) -> int:
+    """Prints each engine's losses (and with `gap_engine` its gap to the opponent) after
+    `heading`; 1 where there are no moves."""
+    engines = engine_losses(moves)
+    if not engines:
+        print("quality.py: no moves to judge", file=sys.stderr)
+        return 1
+    print(heading)
+    for name, losses in sorted(engines.items()):
+        print(f"{name}: {losses.summary()}")
+    if gap_engine:
+        gap = engine_gap(moves, gap_engine)
+        print(gap if gap else f"--gap: no game where {gap_engine} and one opponent (only) both moved")
+    return 0
+
+
 def engine_losses(moves: list[JudgedMove]) -> dict[str, EngineLosses]:
     engines: dict[str, EngineLosses] = {}
     for judged in moves:
@@ -242,8 +279,12 @@ def judge_games(pgn_text: str, judge: chess.engine.SimpleEngine, depth: int) -> 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("pgn", type=Path, nargs="+", help="PGNs written by match.py --pgn")
-    parser.add_argument("--judge", required=True, help="the judge: a UCI engine's command")
+    parser.add_argument("pgn", type=Path, nargs="*", help="PGNs written by match.py --pgn")
+    parser.add_argument("--judge", help="the judge: a UCI engine's command")
+    parser.add_argument(
+        "--judged", type=Path, nargs="+", metavar="JSON",
+        help="no judge: pool the moves earlier runs kept with --json (instead of PGNs)",
+    )
     parser.add_argument("--depth", type=int, default=12, help="the judge's depth (default 12)")
     parser.add_argument("--threads", type=int, default=1, help="the judge's Threads (default 1)")
     parser.add_argument(
@@ -258,6 +299,19 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.jobs < 1:
         print("quality.py: --jobs must be 1 or more", file=sys.stderr)
+        return 2
+    if args.judged:
+        if args.pgn or args.judge or args.json:
+            print("quality.py: --judged takes no PGN, --judge or --json", file=sys.stderr)
+            return 2
+        try:
+            moves = pool_judged(args.judged)
+        except (OSError, ValueError, TypeError) as err:
+            print(f"quality.py: {err}", file=sys.stderr)
+            return 2
+        return summarise(moves, f"pooled from {len(args.judged)} files of judged moves", args.gap)
+    if not args.pgn or not args.judge:
+        print("quality.py: give the PGNs and --judge, or --judged", file=sys.stderr)
         return 2
     text = read_pgns(args.pgn, "quality.py")
     if text is None:
@@ -279,17 +333,8 @@ def main(argv: list[str] | None = None) -> int:
     moves = sorted((m for share in shares for m in share), key=lambda m: m.game)
     if args.json:
         args.json.write_text(json.dumps({"moves": [asdict(m) for m in moves]}, indent=1))
-    engines = engine_losses(moves)
-    if not engines:
-        print("quality.py: no moves to judge", file=sys.stderr)
-        return 1
-    print(f"judged at depth {args.depth}; moves with the game decided (beyond ±{DECIDED} cp) left out")
-    for name, losses in sorted(engines.items()):
-        print(f"{name}: {losses.summary()}")
-    if args.gap:
-        gap = engine_gap(moves, args.gap)
-        print(gap if gap else f"--gap: no game where {args.gap} and one opponent (only) both moved")
-    return 0
+    heading = f"judged at depth {args.depth}; moves with the game decided (beyond ±{DECIDED} cp) left out"
+    return summarise(moves, heading, args.gap)
 
 
 if __name__ == "__main__":

@@ -670,6 +670,31 @@ class QualityTest(unittest.TestCase):
         self.assertIsNone(quality.engine_gap(judged, "x"))
         self.assertIsNone(quality.engine_gap(judged + [quality.JudgedMove("sf", 1, 0, 0, "", "", "", None, 1)], "gpu"))
 
+    def test_judged_files_pooled_keep_their_games_apart(self):
+        def move(engine: str, loss: int, game: int) -> dict:
+            return dataclasses.asdict(quality.JudgedMove(engine, 1, loss, 0, "", "", "", None, game))
+
+        # File a: game 1, gpu 20 against cpu 10 (+10). File b: its own game 1, gpu 0 against cpu 10
+        # (-10), and game 2, gpu 30 against cpu 0 (+30). Pooled, three games, not two.
+        a = {"moves": [move("gpu", 20, 1), move("cpu", 10, 1)]}
+        b = {"moves": [move("gpu", 0, 1), move("cpu", 10, 1), move("gpu", 30, 2), move("cpu", 0, 2)]}
+        with tempfile.TemporaryDirectory() as tmp:
+            paths = [Path(tmp) / "a.json", Path(tmp) / "b.json"]
+            for path, saved in zip(paths, (a, b)):
+                path.write_text(json.dumps(saved))
+            pooled = quality.pool_judged(paths)
+            self.assertEqual(len({m.game for m in pooled}), 3)
+            out = io.StringIO()
+            with unittest.mock.patch("sys.stdout", out):
+                self.assertEqual(quality.main(["--judged", *map(str, paths), "--gap", "gpu"]), 0)
+            with unittest.mock.patch("sys.stderr", io.StringIO()):
+                self.assertEqual(quality.main(["--judged", str(paths[0]), "--judge", "x"]), 2)
+                self.assertEqual(quality.main([str(paths[0])]), 2)
+                self.assertEqual(quality.main(["--judged", str(Path(tmp) / "none.json")]), 2)
+        self.assertIn("pooled from 2 files", out.getvalue())
+        self.assertIn("gpu minus cpu: +10.0 cp a move", out.getvalue())
+        self.assertIn("over 3 games' means", out.getvalue())
+
     def test_the_judged_moves_are_kept_for_the_other_tools(self):
         pgn = '[White "a"]\n[Black "b"]\n\n1. e4 {+0.10/5 0.01s} e5 {-0.10/6 0.01s} *\n'
         with tempfile.TemporaryDirectory() as tmp:
