@@ -1103,6 +1103,23 @@ class GuardTest(unittest.TestCase):
         self.assertEqual(iterations.guarded(searches[3:]), "fired in 0/1")
         self.assertIn("  the entry guard: fired in 3/4 (75%)", iterations.report("g", searches))
 
+    def test_when_the_retreat_s_depths_completed(self):
+        # A soft limit of 100 ms (_timed_search). One guarded search completes the retreat's
+        # depth 15 at 60 ms and stops 1 ms later; another completes 15 at 70 ms and 16 at 76 ms;
+        # a third said nothing and is left out.
+        line = iterations.Line
+        said = "depth 18 from the table's entry not done by 1x the soft limit: searching depth 15 instead"
+        stopped = _timed_search(61, line(15, "exact", 60, ()))
+        went_on = _timed_search(80, line(15, "exact", 70, ()), line(16, "exact", 76, ()))
+        stopped.messages = went_on.messages = [said]
+        other = _timed_search(50, line(15, "exact", 40, ()))
+        self.assertEqual(
+            iterations.retreat_timing([stopped, went_on, other]),
+            "the retreat's depth done at 0.65 (median, 2 searches), the next 0.06 later (1); "
+            "ended at the retreat's depth 1/2 (50%), stopping 0.01 after it (median)",
+        )
+        self.assertEqual(iterations.retreat_timing([other]), "-")
+
 
 class TrimLogTest(unittest.TestCase):
     GUARD = "depth 18 from the table's entry not done by 1x the soft limit: searching depth 15 instead"
