@@ -111,10 +111,6 @@ def clock_limit(context: GameContext, ply: int) -> chess.engine.Limit:
     )
 
 
-# The judged moves of a --json: this script's blunders or quality.py's moves.
-load_moves = load_judged
-
-
 def reported_depth(comment: str) -> int | None:
     """The depth in a move comment of games.move_comment, if it has one."""
     found = COMMENT.match(comment)
@@ -231,7 +227,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.threads != 1:
             judge.configure({"Threads": args.threads})
         if args.blunders:
-            blunders = load_moves(args.blunders)
+            blunders = load_judged(args.blunders)
         else:
             blunders = judge_moves(text, judge, args.depth)
         blunders = [m for m in blunders if m.loss >= args.min_loss]

@@ -477,8 +477,9 @@ def first_done(searches: list[Search]) -> str:
     timed = clock_timed(searches)
     if not timed:
         return "-"
-    bins = Counter(first_bin(search) for search in timed)
-    none_ms = sum(search.used_ms for search in timed if first_bin(search) == "none")
+    binned = [(search, first_bin(search)) for search in timed]
+    bins = Counter(label for _, label in binned)
+    none_ms = sum(search.used_ms for search, label in binned if label == "none")
     cells = [f"{label} {share(bins[label], len(timed))}" for label in FIRST_DONE_LABELS]
     total_ms = sum(s.used_ms for s in timed)
     cells.append(f"none {share(bins['none'], len(timed))}, their time {share(none_ms, total_ms)} ms")

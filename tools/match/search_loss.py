@@ -28,7 +28,6 @@ row.
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import statistics
 import sys
@@ -37,6 +36,7 @@ from pathlib import Path
 import chess
 
 import iterations
+import quality
 from stats import Z_95
 
 # Where the GPU search's entry guard comes, in the shared soft limit (see the module's doc).
@@ -61,9 +61,9 @@ def position_fen(command: str) -> str | None:
     return board.fen()
 
 
-def judged_losses(records: list[dict], engine: str) -> dict[str, int]:
+def judged_losses(moves: list[quality.JudgedMove], engine: str) -> dict[str, int]:
     """`engine`'s judged losses by the position before its move."""
-    return {r["fen"]: r["loss"] for r in records if r["engine"] == engine}
+    return {m.fen: m.loss for m in moves if m.engine == engine}
 
 
 def first_bin(search: iterations.Search) -> str:
@@ -130,8 +130,8 @@ def main(argv: list[str] | None = None) -> int:
         try:
             with Path(log).open(errors="replace") as lines:
                 searches = iterations.read_log(lines, []).get(args.engine, [])
-            losses = judged_losses(json.loads(Path(judged).read_text())["moves"], args.engine)
-        except (OSError, ValueError, KeyError) as e:
+            losses = judged_losses(quality.load_judged(Path(judged)), args.engine)
+        except (OSError, ValueError, TypeError) as e:
             print(f"{item}: {e}", file=sys.stderr)
             return 1
         searched += len(searches)

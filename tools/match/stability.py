@@ -38,10 +38,10 @@ from pathlib import Path
 import chess.engine
 
 from blunders import (
-    Recheck, add_referee_arguments, context_of, each_referee, game_contexts, load_moves, recheck, referee_specs,
+    Recheck, add_referee_arguments, context_of, each_referee, game_contexts, recheck, referee_specs,
     reported_depth,
 )
-from quality import JudgedMove, read_pgns
+from quality import JudgedMove, load_judged, read_pgns
 
 
 @dataclass
@@ -154,7 +154,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     contexts = game_contexts(text) if args.context is not None else {}
     moves = sample_moves(
-        load_moves(args.moves), args.engine, args.sample, args.seed, args.from_move, args.within, args.max_pieces,
+        load_judged(args.moves), args.engine, args.sample, args.seed, args.from_move, args.within, args.max_pieces,
         args.max_depth,
     )
     if not moves:

@@ -649,7 +649,7 @@ class QualityTest(unittest.TestCase):
                 code = quality.main([str(path), "--judge", fake("random"), "--jobs", "2", "--json", str(saved)])
                 self.assertEqual(quality.main([str(path), "--judge", fake("random"), "--jobs", "0"]), 2)
             self.assertEqual(code, 0)
-            moves = blunders.load_moves(saved)
+            moves = quality.load_judged(saved)
         self.assertEqual([(m.game, m.move) for m in moves], [(m.game, m.move) for m in every])
 
     def test_the_gap_to_the_opponent_is_taken_game_by_game(self):
@@ -703,7 +703,7 @@ class QualityTest(unittest.TestCase):
             with unittest.mock.patch("sys.stdout", io.StringIO()), unittest.mock.patch("sys.stderr", io.StringIO()):
                 code = quality.main([str(path), "--judge", fake("random"), "--json", str(saved)])
             self.assertEqual(code, 0)
-            moves = blunders.load_moves(saved)
+            moves = quality.load_judged(saved)
             out = io.StringIO()
             with unittest.mock.patch("sys.stdout", out), unittest.mock.patch("sys.stderr", io.StringIO()):
                 quality.main([str(path), "--judge", fake("random"), "--gap", "a"])
@@ -1174,8 +1174,11 @@ class SearchLossTest(unittest.TestCase):
             for move in moves:
                 after.push_uci(move)
             fens.append(after.fen())
-        moves = [{"engine": "g", "fen": fen, "loss": loss} for fen, loss in zip(fens, (10, 40, 70))]
-        moves.append({"engine": "c", "fen": self.START, "loss": 500})  # another engine's
+        def judged(engine: str, fen: str, loss: int) -> dict:
+            return dataclasses.asdict(quality.JudgedMove(engine, 1, loss, 0, fen, "", "", None))
+
+        moves = [judged("g", fen, loss) for fen, loss in zip(fens, (10, 40, 70))]
+        moves.append(judged("c", self.START, 500))  # another engine's
         return {"moves": moves}
 
     def test_positions_and_messages_are_read(self):
