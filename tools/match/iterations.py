@@ -43,6 +43,11 @@ not from a principal variation). Per engine this prints:
   (in soft limits), how much later the next depth did, and how many searches stopped right after
   the retreat's depth (the seventy-seventh session found most did, the next depth a tenth of the
   soft limit away);
+- over moves 1-40, the deepest completed depth against the deepest the search two plies before
+  completed, by the reply and, after an unexpected one, by how the first window went: the mean
+  and how many ended FAR_BELOW plies or more short (the seventy-eighth session found 22% of the
+  GPU's searches after an unexpected reply that far short, 16 threads' 0-1%, whatever the first
+  window did: the depth the GPU loses there is in a tail, not spread);
 - by part of the game, the time a move took (from the engine's clock at its next `go`) against
   its soft limit as Kogge's TimeManager sets it (sudden death planned as 30 moves; the engine's
   `Move Overhead` and `Slow Mover` as the log's `setoption` lines set them, else 30 ms and
@@ -108,6 +113,13 @@ GUARD_MESSAGES = (
     re.compile(r"^depth (\d+) from the table's entry not done by .*: searching depth (\d+) instead$"),
     re.compile(r"^first iteration at depth (\d+) not done by the guard: depth (\d+)$"),
 )
+# A search that ends this many plies or more below the depth its search two plies before
+# completed counts as far short (after an unexpected reply 22% of the GPU's searches of moves 1-40
+# in the seventy-seventh session's games, 16 threads' 0.3%; seventy-eighth session).
+FAR_BELOW = 4
+# The moves over which the depth against the search before is compared (the game's later moves
+# come in runs of forced replies, where the two engines' searches are alike).
+AGAINST_BEFORE_LAST_MOVE = 40
 # The bins of a first completed depth's time, in soft limits (the shared limit: the GPU search's
 # own is 75% of it, so 2x here is 2.67 times its own).
 FIRST_DONE_BINS = (0.5, 1.0, 2.0)
@@ -377,6 +389,8 @@ def report(name: str, searches: list[Search]) -> str:
                + "; ".join(depth_part(searches, part) for part in DEPTH_PARTS))
     out.append("  first completed depth's time against the soft limit: " + first_done(every))
     out.append("  by the first depth against the deepest D the search before completed: " + by_start(every))
+    out.append(f"  deepest completed depth against the search before's, moves 1-{AGAINST_BEFORE_LAST_MOVE}: "
+               + against_before(searches))
     out.append("  time a move against the soft limit, moves " + "; ".join(clock_part(searches, part) for part in PARTS))
     out.append("  the entry guard: " + guarded(every))
     out.append("  the entry guard's retreat, in soft limits: " + retreat_timing(every))
@@ -512,6 +526,43 @@ def by_start(searches: list[Search]) -> str:
             continue
         bad = sum(first_past(s, limit) for s in mine)
         cells.append(f"{kind} {len(mine)}, past {limit:g}x or never {share(bad, len(mine))}")
+    return "; ".join(cells)
+
+
+def against_before(searches: list[Search]) -> str:
+    """Over moves 1 to AGAINST_BEFORE_LAST_MOVE, the searches whose search before (two plies back)
+    completed a depth and which completed one themselves: by the reply, and after an unexpected
+    reply by the first window (held, failed high, failed low), how many, the mean of their deepest
+    completed depth less the search before's, and how many ended FAR_BELOW plies or more short."""
+    groups: dict[str, list[int]] = {}
+    for search in searches:
+        if search.number() > AGAINST_BEFORE_LAST_MOVE or search.before is None:
+            continue
+        before, done = deepest(search.before), deepest(search)
+        if before is None or done is None:
+            continue
+        kind = reply(search)
+        if kind == "unknown":
+            continue
+        groups.setdefault(kind, []).append(done - before)
+        if kind == "not expected":
+            window = {"exact": "held", "lower": "failed high", "upper": "failed low"}[search.lines[0].bound]
+            groups.setdefault(f"not expected, first window {window}", []).append(done - before)
+    kinds = ["expected", "not expected"]
+    # An engine that reports no failed first window (Kogge's CPU search, before its first second)
+    # is not split by it: all its searches would count as held.
+    if any(k in groups for k in ("not expected, first window failed high", "not expected, first window failed low")):
+        kinds += ["not expected, first window held", "not expected, first window failed high",
+                  "not expected, first window failed low"]
+    cells = []
+    for kind in kinds:
+        diffs = groups.get(kind, [])
+        if not diffs:
+            cells.append(f"{kind} -")
+            continue
+        far = sum(d <= -FAR_BELOW for d in diffs)
+        cells.append(f"{kind} {sum(diffs) / len(diffs):+.2f} ({len(diffs)}), "
+                     f"{FAR_BELOW} or more short {share(far, len(diffs))}")
     return "; ".join(cells)
 
 

@@ -1121,6 +1121,34 @@ class GuardTest(unittest.TestCase):
         self.assertEqual(iterations.retreat_timing([other]), "-")
 
 
+class AgainstBeforeTest(unittest.TestCase):
+    def test_depth_against_the_search_before_by_reply_and_first_window(self):
+        line, search = iterations.Line, iterations.Search
+        # The search two plies before completed depth 18, playing e2e4 and expecting e7e5.
+        before = search("1", (), [line(18, "exact", 50, ("e2e4", "e7e5"))])
+        expected = search("1", ("e2e4", "e7e5"), [line(17, "exact", 5, ()), line(19, "exact", 90, ())], before=before)
+        # After c7c5: a held first window that got to 17; a failure high that completed 14 (4
+        # short); a failure low that completed 18; one that completed nothing (left out).
+        held = search("1", ("e2e4", "c7c5"), [line(16, "exact", 20, ()), line(17, "exact", 40, ())], before=before)
+        high = search("1", ("e2e4", "c7c5"), [line(16, "lower", 20, ()), line(14, "exact", 80, ())], before=before)
+        low = search("1", ("e2e4", "c7c5"), [line(16, "upper", 20, ()), line(18, "exact", 80, ())], before=before)
+        nothing = search("1", ("e2e4", "c7c5"), [line(16, "upper", 20, ())], before=before)
+        # Move 41: past the moves compared.
+        late = search("1", ("e2e4", "c7c5") * 40, [line(10, "exact", 20, ())], before=before)
+        self.assertEqual(late.number(), 41)
+        self.assertEqual(
+            iterations.against_before([expected, held, high, low, nothing, late]),
+            "expected +1.00 (1), 4 or more short 0/1 (0%); not expected -1.67 (3), 4 or more short 1/3 (33%); "
+            "not expected, first window held -1.00 (1), 4 or more short 0/1 (0%); "
+            "not expected, first window failed high -4.00 (1), 4 or more short 1/1 (100%); "
+            "not expected, first window failed low +0.00 (1), 4 or more short 0/1 (0%)",
+        )
+        # With no failed first window among them, no split by it.
+        self.assertEqual(iterations.against_before([expected, held]),
+                         "expected +1.00 (1), 4 or more short 0/1 (0%); not expected -1.00 (1), 4 or more short 0/1 (0%)")
+        self.assertEqual(iterations.against_before([before]), "expected -; not expected -")
+
+
 class TrimLogTest(unittest.TestCase):
     GUARD = "depth 18 from the table's entry not done by 1x the soft limit: searching depth 15 instead"
     # IterationsTest's log with what a real one has besides: python-chess's other debug lines,
