@@ -25,6 +25,17 @@ thirty-second session judged the host's knobs:
 
     bench/game-depths.py --paired base.json new.json
 
+`--warm-replies K` (seventy-eighth session) asks what the GPU's searches after an unexpected reply
+would gain if spare workers had searched the replies the engine's own search did not expect while
+it searched: after the opponent's reply was played, and before the engine searches the position
+it reached, the engine first searches the position before that reply (after the engine's side's
+move in the game) with MultiPV K, to the depth its search before reached less `--warm-less`
+(default 3), untimed and with the table kept; the timed search comes after it. Each record then
+keeps the warm search's moves and seconds and whether the game's reply was among them
+(`warm_hit`). Paired against a run without it (below), the rows "off it, reply warmed" show the
+gain where the warm search covered the reply; its seconds against the timed searches' say what
+a side search of that depth would have to fit into.
+
 Each search also records whether the game's moves since the engine's search before (in the same
 game) were the start of that search's principal variation (`after_pv`: true, false, or null for
 a game's first search or one without a PV). The pairing adds rows for the positions the first
@@ -71,6 +82,26 @@ def after_pv(before: chess.Board | None, pv: list[str] | None, board: chess.Boar
     if len(pv) < len(between):
         return None if pv == between[: len(pv)] else False
     return pv[: len(between)] == between
+
+
+def warm_position(before: chess.Board | None, board: chess.Board) -> tuple[chess.Board, str] | None:
+    """The position between `before` (the engine's last searched position) and `board` (its next)
+    where the opponent was to move, and the reply the game played there: None unless exactly two
+    moves lie between (the engine's side's move and the reply)."""
+    if before is None:
+        return None
+    between = board.move_stack[len(before.move_stack):]
+    if len(between) != 2:
+        return None
+    middle = before.copy()
+    middle.push(between[0])
+    return middle, between[1].uci()
+
+
+def warm_depth(depth_before: int | None, less: int) -> int | None:
+    """The warm search's depth: the engine's search before's depth less `less`, at least 1 (None
+    where that search reported no depth)."""
+    return None if depth_before is None else max(1, depth_before - less)
 
 
 def clock_limit(spec: str) -> chess.engine.Limit:
@@ -121,18 +152,21 @@ def format_row(row: dict) -> str:
             f"median {row['median_nodes']:.0f} nodes, {row['nps'] / 1e6:.2f} M nodes/s")
 
 
-def paired(first: list[dict], second: list[dict], line: bool | None = None) -> list[dict]:
+def paired(first: list[dict], second: list[dict], line: bool | None = None,
+           warmed: bool | None = None) -> list[dict]:
     """By part of the game: the mean change in depth from `first` to `second` over the positions
     both searched (uci_specs.replayed_position) with a depth, and its 95% interval (normal).
     `line` True or False: only the positions the first run reached on, or off, the principal
-    variation of its search before (`after_pv`)."""
+    variation of its search before (`after_pv`). `warmed` True or False: only those whose reply
+    the second run's warm search had, or had not, among its moves (`warm_hit`)."""
     where = replayed_position
     before = {where(r): r for r in first if r["depth"] is not None
               and (line is None or r.get("after_pv") is line)}
     rows = []
     for _, _, part in PARTS:
         changes = [r["depth"] - before[where(r)]["depth"] for r in second
-                   if r["depth"] is not None and where(r) in before and part_of(r["fullmove"]) == part]
+                   if r["depth"] is not None and where(r) in before and part_of(r["fullmove"]) == part
+                   and (warmed is None or r.get("warm_hit") is warmed)]
         if not changes:
             continue
         mean, half = mean_interval(changes)
@@ -145,6 +179,10 @@ def main() -> int:
         runs = load_runs(sys.argv[2:])
         tables = [(label, paired(*runs, line=line)) for line, label in
                   ((None, ""), (True, ", on the first run's expected line"), (False, ", off it"))]
+        # A second run with warm searches (--warm-replies): off the line, by whether it covered the reply.
+        if any("warm_hit" in r for r in runs[1]):
+            tables += [(label, paired(*runs, line=False, warmed=hit)) for hit, label in
+                       ((True, ", off it, reply warmed"), (False, ", off it, reply not warmed"))]
         if not tables[0][1]:
             print("no position searched in both runs", file=sys.stderr)
             return 1
@@ -170,6 +208,11 @@ def main() -> int:
                     help="and up to this move (default: to the game's end)")
     ap.add_argument("--engine", action="append", required=True, help="NAME=COMMAND")
     ap.add_argument("--option", action="append", default=[], help="NAME:Option=Value")
+    ap.add_argument("--warm-replies", type=int, default=0, metavar="K",
+                    help="before each search, search the position before the opponent's reply with "
+                    "MultiPV K, untimed (see above)")
+    ap.add_argument("--warm-less", type=int, default=3, metavar="N",
+                    help="the warm search's depth: the search before's depth less N")
     ap.add_argument("--json", help="write every search here")
     ap.add_argument("--stderr", help="a folder for each engine's stderr (NAME.stderr)")
     args = ap.parse_args()
@@ -196,12 +239,13 @@ def main() -> int:
         try:
             for g, game in enumerate(games):
                 token = object()  # a new `game`: python-chess sends `ucinewgame` first
-                before, before_pv = None, None
+                before, before_pv, before_depth = None, None, None
                 for board in positions_of(game, args.side):
                     if board.fullmove_number < args.from_move:
                         continue
                     if args.to_move is not None and board.fullmove_number > args.to_move:
                         break
+                    warm = warm_search(engine, token, before, before_depth, board, args)
                     start = time.monotonic()
                     played = engine.play(board, limit, game=token, info=chess.engine.INFO_ALL)
                     info = played.info
@@ -219,8 +263,10 @@ def main() -> int:
                         "fen": board.fen(),
                         "move": played.move.uci() if played.move else None,
                         "after_pv": after_pv(before, before_pv, board),
+                        **warm,
                     })
                     before, before_pv = board, [m.uci() for m in info.get("pv", [])]
+                    before_depth = info.get("depth")
                 # After each game, so that a run stopped by a timeout keeps what it searched.
                 save(args.json, records)
         finally:
@@ -231,6 +277,22 @@ def main() -> int:
         print(format_row(row))
     save(args.json, records)
     return 0
+
+
+def warm_search(engine, token, before, before_depth, board, args) -> dict:
+    """With --warm-replies K: the untimed MultiPV K search of the position before the opponent's
+    reply that led to `board` (see above), as the record's fields; {} without it or where there is
+    no such position."""
+    found = warm_position(before, board) if args.warm_replies > 0 else None
+    depth = warm_depth(before_depth, args.warm_less)
+    if found is None or depth is None:
+        return {}
+    middle, reply = found
+    start = time.monotonic()
+    infos = engine.analyse(middle, chess.engine.Limit(depth=depth), multipv=args.warm_replies, game=token)
+    moves = [info["pv"][0].uci() for info in infos if info.get("pv")]
+    return {"warm_depth": depth, "warm_moves": moves, "warm_seconds": time.monotonic() - start,
+            "warm_hit": reply in moves}
 
 
 def save(path: str | None, records: list[dict]) -> None:

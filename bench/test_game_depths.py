@@ -114,6 +114,27 @@ class GameDepthsTest(unittest.TestCase):
         self.assertEqual([r["mean_change"] for r in depths.paired(first, second, line=True)], [1])
         self.assertEqual([r["mean_change"] for r in depths.paired(first, second, line=False)], [3])
 
+    def test_the_position_before_the_reply_and_the_warm_depth(self):
+        before = chess.Board()
+        board = before.copy()
+        for uci in ("e2e4", "c7c5"):
+            board.push_uci(uci)
+        middle, reply = depths.warm_position(before, board)
+        self.assertEqual((middle.move_stack[-1].uci(), middle.turn, reply), ("e2e4", chess.BLACK, "c7c5"))
+        self.assertIsNone(depths.warm_position(None, board))  # the game's first search
+        board.push_uci("g1f3")
+        self.assertIsNone(depths.warm_position(before, board))  # not the engine's move and a reply
+        self.assertEqual((depths.warm_depth(17, 3), depths.warm_depth(2, 3), depths.warm_depth(None, 3)),
+                         (14, 1, None))
+
+    def test_pairs_off_the_line_by_whether_the_warm_search_had_the_reply(self):
+        first = [dict(record("a", n, 10), after_pv=line) for n, line in ((5, False), (6, False), (7, True))]
+        second = [dict(record("b", 5, 14), warm_hit=True), dict(record("b", 6, 11), warm_hit=False),
+                  dict(record("b", 7, 12), warm_hit=True)]
+        self.assertEqual([r["mean_change"] for r in depths.paired(first, second, line=False, warmed=True)], [4])
+        self.assertEqual([r["mean_change"] for r in depths.paired(first, second, line=False, warmed=False)], [1])
+        self.assertEqual([r["mean_change"] for r in depths.paired(first, second, warmed=True)], [3])
+
     def replay(self, *args, engine=None):
         """PGN replayed by tools/match/fake_engine.py (or the `engine` command) at 0.01 s a move
         with `args`: the script's output and the searches it saved."""
@@ -149,6 +170,21 @@ class GameDepthsTest(unittest.TestCase):
             board = chess.Board(r["fen"])
             self.assertEqual(board.turn, chess.BLACK)
             self.assertIn(chess.Move.from_uci(r["move"]), board.legal_moves)
+
+    def test_a_replay_with_warm_searches(self):
+        _, saved = self.replay("--side", "white", "--warm-replies", "2", "--warm-less", "3")
+        # The first search has no search before it; each later one's warm search went to depth 1
+        # (the fake engine's depth 1, less 3, at least 1) at the position before black's reply.
+        self.assertNotIn("warm_hit", saved[0])
+        game = chess.pgn.read_game(io.StringIO(PGN))
+        replies = [m.uci() for i, m in enumerate(game.mainline_moves()) if i % 2 == 1]
+        for r, reply in zip(saved[1:], replies):
+            self.assertEqual(r["warm_depth"], 1)
+            self.assertEqual(len(r["warm_moves"]), 1)  # the fake engine's one line
+            self.assertEqual(r["warm_hit"], reply in r["warm_moves"])
+        # Without the option the records have none of it.
+        _, plain = self.replay("--side", "white")
+        self.assertFalse(any("warm_moves" in r for r in plain))
 
     def test_the_engine_set_up_is_not_timed_as_the_first_search(self):
         # An engine that answers its first `isready` only after 1.5 s, as the GPU search does

@@ -11,7 +11,8 @@ its mode, misbehaves on its move number --after + 1 of each game:
 Moves are drawn from a generator seeded by the position, so games between fake engines repeat
 exactly from run to run.
 
-Two options serve the bench scripts' tests: --echo copies every command received to stderr
+It declares a `MultiPV` option and ignores it (one line a search). Two options serve the bench
+scripts' tests: --echo copies every command received to stderr
 (what an engine was sent), and --ready-delay S answers the first `isready` only after S seconds
 (an engine that sets itself up at start, as Kogge's GPU search builds its kernel).
 
@@ -68,6 +69,9 @@ def main() -> None:
         if command == "uci":
             print(f"id name fake-{args.mode}")
             print("id author test_match.py")
+            # Declared for bench/game-depths.py's warm searches (python-chess sets it only if
+            # declared); the engine plays one line whatever its value.
+            print("option name MultiPV type spin default 1 min 1 max 8")
             print("uciok")
         elif command == "isready":
             time.sleep(ready_delay)
