@@ -48,6 +48,11 @@ not from a principal variation). Per engine this prints:
   and how many ended FAR_BELOW plies or more short (the seventy-eighth session found 22% of the
   GPU's searches after an unexpected reply that far short, 16 threads' 0-1%, whatever the first
   window did: the depth the GPU loses there is in a tail, not spread);
+- over the same moves, by the reply, how soon the searches completed depth D - 4 to D (D the
+  deepest the search two plies before completed), in soft limits: the median (a search that never
+  completed it counts as past every limit) and the share done by the soft limit (the
+  seventy-eighth session found the GPU's medians after an unexpected reply near 16 threads' and
+  its share by the soft limit far below: 82% at D - 4 against 99%);
 - by part of the game, the time a move took (from the engine's clock at its next `go`) against
   its soft limit as Kogge's TimeManager sets it (sudden death planned as 30 moves; the engine's
   `Move Overhead` and `Slow Mover` as the log's `setoption` lines set them, else 30 ms and
@@ -120,6 +125,8 @@ FAR_BELOW = 4
 # The moves over which the depth against the search before is compared (the game's later moves
 # come in runs of forced replies, where the two engines' searches are alike).
 AGAINST_BEFORE_LAST_MOVE = 40
+# The depths, against the search before's deepest, whose completion times `reach_row` gives.
+REACH_OFFSETS = (-4, -3, -2, -1, 0)
 # The bins of a first completed depth's time, in soft limits (the shared limit: the GPU search's
 # own is 75% of it, so 2x here is 2.67 times its own).
 FIRST_DONE_BINS = (0.5, 1.0, 2.0)
@@ -391,6 +398,8 @@ def report(name: str, searches: list[Search]) -> str:
     out.append("  by the first depth against the deepest D the search before completed: " + by_start(every))
     out.append(f"  deepest completed depth against the search before's, moves 1-{AGAINST_BEFORE_LAST_MOVE}: "
                + against_before(searches))
+    out.append(f"  depth D-4 to D (D the search before's) done by, in soft limits, moves 1-{AGAINST_BEFORE_LAST_MOVE}: "
+               + reach_row(every))
     out.append("  time a move against the soft limit, moves " + "; ".join(clock_part(searches, part) for part in PARTS))
     out.append("  the entry guard: " + guarded(every))
     out.append("  the entry guard's retreat, in soft limits: " + retreat_timing(every))
@@ -563,6 +572,33 @@ def against_before(searches: list[Search]) -> str:
         far = sum(d <= -FAR_BELOW for d in diffs)
         cells.append(f"{kind} {sum(diffs) / len(diffs):+.2f} ({len(diffs)}), "
                      f"{FAR_BELOW} or more short {share(far, len(diffs))}")
+    return "; ".join(cells)
+
+
+def reach_row(searches: list[Search]) -> str:
+    """Over moves 1 to AGAINST_BEFORE_LAST_MOVE, the searches with a known soft limit whose search
+    before completed a depth D: by the reply, for each of REACH_OFFSETS k, the median time of the
+    first completed line at depth D + k or deeper in soft limits (a search that completed none
+    counts as never: "never" where that is the median) and how many did by the soft limit."""
+    cells = []
+    for kind in ("expected", "not expected"):
+        mine = [s for s in searches if s.number() <= AGAINST_BEFORE_LAST_MOVE and s.before is not None
+                and deepest(s.before) is not None and reply(s) == kind and s.soft_ms()]
+        if not mine:
+            cells.append(f"{kind} -")
+            continue
+        parts = []
+        for k in REACH_OFFSETS:
+            times = []
+            for s in mine:
+                target = deepest(s.before) + k
+                done = next((line.ms for line in s.lines if line.bound == "exact" and line.depth >= target), None)
+                times.append(float("inf") if done is None else done / s.soft_ms())
+            median = statistics.median(times)
+            by_soft = sum(t <= 1.0 for t in times)
+            shown = "never" if median == float("inf") else f"{median:.2f}"
+            parts.append(f"D{k:+d} {shown}, {share(by_soft, len(times))}")
+        cells.append(f"{kind} ({len(mine)}): " + ", ".join(parts))
     return "; ".join(cells)
 
 

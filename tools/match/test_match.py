@@ -1149,6 +1149,29 @@ class AgainstBeforeTest(unittest.TestCase):
         self.assertEqual(iterations.against_before([before]), "expected -; not expected -")
 
 
+class ReachTest(unittest.TestCase):
+    def test_how_soon_each_depth_against_the_search_before_s_completed(self):
+        line = iterations.Line
+        # The search before completed depth 18 (e2e4, expecting e7e5); the soft limit is 100 ms.
+        before = iterations.Search("1", (), [line(18, "exact", 50, ("e2e4", "e7e5"))])
+        def after(reply, *lines):
+            return iterations.Search("1", ("e2e4", reply), list(lines), clock_ms=3030, used_ms=90, before=before)
+        # After the expected reply: a first depth of 17 at 10 ms (D-4 to D-1 at once), 18 at 40.
+        warm = after("e7e5", line(17, "exact", 10, ()), line(18, "exact", 40, ()))
+        # After others: 14 at 30 ms, 16 at 80 ms, 17 at 150 ms; and one that completed only 14, at 200 ms.
+        cold = after("c7c5", line(14, "exact", 30, ()), line(16, "exact", 80, ()), line(17, "exact", 150, ()))
+        late = after("d7d5", line(14, "upper", 20, ()), line(14, "exact", 200, ()))
+        self.assertEqual(
+            iterations.reach_row([warm, cold, late]),
+            "expected (1): D-4 0.10, 1/1 (100%), D-3 0.10, 1/1 (100%), D-2 0.10, 1/1 (100%), "
+            "D-1 0.10, 1/1 (100%), D+0 0.40, 1/1 (100%); "
+            # 15 and 16 came at 80 ms in one, never in the other: the median of 0.8 and never is never.
+            "not expected (2): D-4 1.15, 1/2 (50%), D-3 never, 1/2 (50%), D-2 never, 1/2 (50%), "
+            "D-1 never, 0/2 (0%), D+0 never, 0/2 (0%)",
+        )
+        self.assertEqual(iterations.reach_row([before]), "expected -; not expected -")
+
+
 class TrimLogTest(unittest.TestCase):
     GUARD = "depth 18 from the table's entry not done by 1x the soft limit: searching depth 15 instead"
     # IterationsTest's log with what a real one has besides: python-chess's other debug lines,
