@@ -449,8 +449,7 @@ def work_part(searches: list[Search], depth: int) -> str:
     cells = []
     for kind in ("expected", "not expected"):
         mine = [s for s in searches if reply(s) == kind and deepest(s) is not None]
-        firsts = [line for s in mine
-                  if (line := next((x for x in s.lines if x.bound == "exact" and x.depth >= depth), None))]
+        firsts = [line for s in mine if (line := first_exact_from(s, depth))]
         nodes = [line.nodes for line in firsts if line.nodes is not None]
         if firsts:
             work = f"{statistics.median(line.ms for line in firsts):g} ms"
@@ -460,6 +459,11 @@ def work_part(searches: list[Search], depth: int) -> str:
         else:
             cells.append(f"{kind} 0/{len(mine)}" if mine else f"{kind} -")
     return f"D = {depth}: " + ", ".join(cells)
+
+
+def first_exact_from(search: Search, depth: int) -> Line | None:
+    """The search's first completed line at `depth` or deeper, None where it completed none."""
+    return next((line for line in search.lines if line.bound == "exact" and line.depth >= depth), None)
 
 
 def first_completed(search: Search) -> Line | None:
@@ -538,20 +542,27 @@ def by_start(searches: list[Search]) -> str:
     return "; ".join(cells)
 
 
-def against_before(searches: list[Search]) -> str:
-    """Over moves 1 to AGAINST_BEFORE_LAST_MOVE, the searches whose search before (two plies back)
-    completed a depth and which completed one themselves: by the reply, and after an unexpected
-    reply by the first window (held, failed high, failed low), how many, the mean of their deepest
-    completed depth less the search before's, and how many ended FAR_BELOW plies or more short."""
-    groups: dict[str, list[int]] = {}
+def with_before(searches: list[Search]) -> list[tuple[Search, str, int]]:
+    """The searches of moves 1 to AGAINST_BEFORE_LAST_MOVE whose reply before is known (expected or
+    not) and whose search before (two plies back) completed a depth: each with that reply's kind
+    and the search before's deepest completed depth."""
+    found = []
     for search in searches:
         if search.number() > AGAINST_BEFORE_LAST_MOVE or search.before is None:
             continue
-        before, done = deepest(search.before), deepest(search)
-        if before is None or done is None:
-            continue
         kind = reply(search)
-        if kind == "unknown":
+        if kind != "unknown" and (before := deepest(search.before)) is not None:
+            found.append((search, kind, before))
+    return found
+
+
+def against_before(searches: list[Search]) -> str:
+    """Over with_before's searches that completed a depth: by the reply, and after an unexpected
+    reply by the first window (held, failed high, failed low), how many, the mean of their deepest
+    completed depth less the search before's, and how many ended FAR_BELOW plies or more short."""
+    groups: dict[str, list[int]] = {}
+    for search, kind, before in with_before(searches):
+        if (done := deepest(search)) is None:
             continue
         groups.setdefault(kind, []).append(done - before)
         if kind == "not expected":
@@ -576,24 +587,23 @@ def against_before(searches: list[Search]) -> str:
 
 
 def reach_row(searches: list[Search]) -> str:
-    """Over moves 1 to AGAINST_BEFORE_LAST_MOVE, the searches with a known soft limit whose search
-    before completed a depth D: by the reply, for each of REACH_OFFSETS k, the median time of the
-    first completed line at depth D + k or deeper in soft limits (a search that completed none
-    counts as never: "never" where that is the median) and how many did by the soft limit."""
+    """Over with_before's searches with a known soft limit, D their search before's deepest
+    completed depth: by the reply, for each of REACH_OFFSETS k, the median time of the first
+    completed line at depth D + k or deeper in soft limits (a search that completed none counts as
+    never: "never" where that is the median) and how many did by the soft limit."""
+    paired = [(s, kind, before) for s, kind, before in with_before(searches) if s.soft_ms()]
     cells = []
     for kind in ("expected", "not expected"):
-        mine = [s for s in searches if s.number() <= AGAINST_BEFORE_LAST_MOVE and s.before is not None
-                and deepest(s.before) is not None and reply(s) == kind and s.soft_ms()]
+        mine = [(s, before) for s, k, before in paired if k == kind]
         if not mine:
             cells.append(f"{kind} -")
             continue
         parts = []
         for k in REACH_OFFSETS:
             times = []
-            for s in mine:
-                target = deepest(s.before) + k
-                done = next((line.ms for line in s.lines if line.bound == "exact" and line.depth >= target), None)
-                times.append(float("inf") if done is None else done / s.soft_ms())
+            for s, before in mine:
+                done = first_exact_from(s, before + k)
+                times.append(float("inf") if done is None else done.ms / s.soft_ms())
             median = statistics.median(times)
             by_soft = sum(t <= 1.0 for t in times)
             shown = "never" if median == float("inf") else f"{median:.2f}"
