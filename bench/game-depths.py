@@ -34,7 +34,12 @@ move in the game) with MultiPV K, to the depth its search before reached less `-
 keeps the warm search's moves and seconds and whether the game's reply was among them
 (`warm_hit`). Paired against a run without it (below), the rows "off it, reply warmed" show the
 gain where the warm search covered the reply; its seconds against the timed searches' say what
-a side search of that depth would have to fit into.
+a side search of that depth would have to fit into. The pairing also prints each run's depth
+off the line against its own search before (a move earlier in the same replay), and how many
+searches were four plies or more short, split by whether the second run's warm search had the
+reply: the warm search's untimed time deepens the expected reply's tree too, which the paired
+rows count as gain, and the seventy-ninth session found the short searches after the replies
+two lines missed.
 
 Each search also records whether the game's moves since the engine's search before (in the same
 game) were the start of that search's principal variation (`after_pv`: true, false, or null for
@@ -174,6 +179,38 @@ def paired(first: list[dict], second: list[dict], line: bool | None = None,
     return rows
 
 
+# A search this many plies or more below its search before counts as short: the seventy-eighth
+# session's tail after an unexpected reply (tools/match/iterations.py, FAR_BELOW).
+FAR_BELOW = 4
+
+
+def against_before(records: list[dict], warmed: set | None = None) -> list[dict]:
+    """By part of the game, the run's searches off the line of its search before (`after_pv`
+    false): the mean change in depth from that search (the same game's, a move before) and how
+    many were `FAR_BELOW` plies or more short. `warmed`, a set of positions
+    (uci_specs.replayed_position): only those in it. A replay's
+    depths against its own searches before are what the seventy-ninth session read where two
+    runs' paired rows mix the warm search's cover with its extra untimed time."""
+    rows = []
+    for _, _, part in PARTS:
+        changes = []
+        last: dict = {}
+        for r in records:
+            before, last[r["game"]] = last.get(r["game"]), r
+            if (before is None or r.get("after_pv") is not False or r["depth"] is None
+                    or before["depth"] is None or r["fullmove"] != before["fullmove"] + 1
+                    or part_of(r["fullmove"]) != part):
+                continue
+            if warmed is not None and replayed_position(r) not in warmed:
+                continue
+            changes.append(r["depth"] - before["depth"])
+        if changes:
+            rows.append({"part": part, "positions": len(changes),
+                         "mean_change": statistics.fmean(changes),
+                         "far_below": sum(c <= -FAR_BELOW for c in changes)})
+    return rows
+
+
 def main() -> int:
     if len(sys.argv) == 4 and sys.argv[1] == "--paired":
         runs = load_runs(sys.argv[2:])
@@ -190,6 +227,18 @@ def main() -> int:
             for row in rows:
                 print(f"{row['part']}{label}: {row['positions']} positions, depth "
                       f"{row['mean_change']:+.2f} ± {row['half_width']:.2f}")
+        # Each run off the line against its own searches before, by whether the second run's
+        # warm search had the reply: a side search's cover apart from its untimed time.
+        hit = {replayed_position(r) for r in runs[1] if r.get("warm_hit")}
+        missed = {replayed_position(r) for r in runs[1] if r.get("warm_hit") is False}
+        groups = [("", None)] if not hit and not missed else [
+            (", reply warmed", hit), (", reply not warmed", missed)]
+        for name, run in (("first", runs[0]), ("second", runs[1])):
+            for label, where in groups:
+                for row in against_before(run, where):
+                    print(f"{row['part']}, off the line, {name} run{label}: {row['positions']} "
+                          f"positions, depth against its search before {row['mean_change']:+.2f}, "
+                          f"{row['far_below']} of them {FAR_BELOW} or more plies short")
         return 0
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--pgn", required=True)

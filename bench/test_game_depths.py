@@ -135,6 +135,19 @@ class GameDepthsTest(unittest.TestCase):
         self.assertEqual([r["mean_change"] for r in depths.paired(first, second, line=False, warmed=False)], [1])
         self.assertEqual([r["mean_change"] for r in depths.paired(first, second, warmed=True)], [3])
 
+    def test_off_the_line_against_the_search_before(self):
+        run = [dict(record("a", 5, 16), after_pv=None), dict(record("a", 6, 11), after_pv=False),
+               dict(record("a", 7, 14), after_pv=False), dict(record("a", 8, 15), after_pv=True),
+               dict(record("a", 10, 9), after_pv=False)]  # move 9 not searched: no search before
+        for r in run:
+            r["fen"] = "8/8/8/8/8/8/8/8 w - - 0 1"
+        rows = depths.against_before(run)
+        self.assertEqual([(r["positions"], r["mean_change"], r["far_below"]) for r in rows], [(2, -1, 1)])
+        warmed = {(0, 7, "w")}
+        rows = depths.against_before(run, warmed)
+        self.assertEqual([(r["positions"], r["mean_change"], r["far_below"]) for r in rows], [(1, 3, 0)])
+        self.assertEqual(depths.against_before(run, set()), [])
+
     def replay(self, *args, engine=None):
         """PGN replayed by tools/match/fake_engine.py (or the `engine` command) at 0.01 s a move
         with `args`: the script's output and the searches it saved."""
