@@ -567,7 +567,9 @@ impl GpuSearch {
     }
 
     /// Starts a new search from a game position: uploads the game's keys (for repetitions)
-    /// and ages the table.
+    /// and ages the table. What an earlier search set for its iterations ends here: its root
+    /// moves, its closing flag, and its node budget (a `go nodes` search that failed on the
+    /// device returns before it can clear the budget itself).
     pub fn new_search(&mut self, history: &[u64]) -> Result<(), GpuError> {
         let (words, len) = game_keys_buffer(history);
         self.device.write(&mut self.game_keys, &words)?;
@@ -576,6 +578,7 @@ impl GpuSearch {
         self.root_moves.clear();
         self.kept_from = None;
         self.closing = false;
+        self.node_budget = None;
         if self.trace {
             // Where a search's iterations begin: since searches start at the depth of the
             // root's table entry, a new search's first depth need not be lower than the last's.
@@ -822,6 +825,11 @@ impl GpuSearch {
     /// 5000`, 17,155 for `go nodes 1`).
     pub fn set_node_budget(&mut self, nodes: Option<u64>) {
         self.node_budget = nodes;
+    }
+
+    /// The node budget the next iterations' launches are capped by ([`GpuSearch::set_node_budget`]).
+    pub fn node_budget(&self) -> Option<u64> {
+        self.node_budget
     }
 
     /// The slice of the next launch of an iteration that has searched `searched` nodes: the

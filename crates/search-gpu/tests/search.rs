@@ -671,6 +671,18 @@ fn helpers_searching_ahead_never_take_a_search_past_its_depth() {
 }
 
 #[test]
+fn a_new_search_drops_the_node_budget_an_earlier_one_left() {
+    // A `go nodes` search that fails on the device returns before it clears its budget; the
+    // next search, by any caller, must not run its launches on the old budget's slices.
+    for mut gpu in open_all_finishing(8, ParallelMode::AbdadaRmo, Finisher::Clean) {
+        gpu.set_node_budget(Some(1_000));
+        assert_eq!(gpu.node_budget(), Some(1_000));
+        gpu.new_search(&[]).expect("new search");
+        assert_eq!(gpu.node_budget(), None);
+    }
+}
+
+#[test]
 fn a_node_limit_ends_the_search_near_it_after_depth_1() {
     // `go nodes N`: the launches' slices are capped by what is left of N, and no depth starts
     // once N is spent, so the search ends near N; depth 1 always completes, so that even
