@@ -41,6 +41,14 @@ reply: the warm search's untimed time deepens the expected reply's tree too, whi
 rows count as gain, and the seventy-ninth session found the short searches after the replies
 two lines missed.
 
+`--lines` keeps every line each search reported (depth, bound, time, nodes, principal
+variation), and `bench/game-depths.py --ply-cost RUN.json [...]` reads them as
+`tools/match/iterations.py` reads a match's log: what each completed depth cost against the depth
+before it, in time and nodes, by the reply before and by the depth against the deepest the
+search before completed (the seventy-ninth session found the GPU's new depths in games costing
+2.8-3.7 times the depth before where 16 threads' cost 2.1-2.3 times), so that kernel and host
+knobs can be weighed on it by replays.
+
 Each search also records whether the game's moves since the engine's search before (in the same
 game) were the start of that search's principal variation (`after_pv`: true, false, or null for
 a game's first search or one without a PV). The pairing adds rows for the positions the first
@@ -64,6 +72,10 @@ import chess.pgn
 
 from uci_specs import (PARTS, load_runs, mean_interval, open_ready, options_for, part_of,
                         replayed_position)
+
+# One reading of a search's lines for matches and replays: tools/match/iterations.py's.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools", "match"))
+import iterations  # noqa: E402
 
 def positions_of(game: chess.pgn.Game, side: str) -> list[chess.Board]:
     """The game's positions before each move made by `side` (white, black or both), in order."""
@@ -211,7 +223,61 @@ def against_before(records: list[dict], warmed: set | None = None) -> list[dict]
     return rows
 
 
+def record_lines(record: dict) -> list:
+    """A record's saved lines (`--lines`) as iterations.Line, in order."""
+    return [iterations.Line(depth, bound, ms, tuple(pv), nodes=nodes)
+            for depth, bound, ms, nodes, pv in record.get("lines", [])]
+
+
+def ply_cost(records: list[dict]) -> str:
+    """iterations.ply_cost_row over one engine's records of a replay saved with `--lines`: each
+    search of moves 1 to iterations.AGAINST_BEFORE_LAST_MOVE after a search of the same game a move
+    before, by its reply (`after_pv`) and by its depths against the deepest that search completed."""
+    by_kind: dict[str, list] = {}
+    last: dict = {}
+    for r in records:
+        before, last[r["game"]] = last.get(r["game"]), r
+        if (before is None or r["fullmove"] != before["fullmove"] + 1
+                or r["fullmove"] > iterations.AGAINST_BEFORE_LAST_MOVE or r.get("after_pv") is None):
+            continue
+        done = [line.depth for line in record_lines(before) if line.bound == "exact"]
+        if not done:
+            continue
+        kind = "expected" if r["after_pv"] else "not expected"
+        by_kind.setdefault(kind, []).extend(
+            iterations.ply_cost_ratios(iterations.iterations_held(record_lines(r)), max(done)))
+    return iterations.ply_cost_summary(by_kind)
+
+
+def searched(engine, board, limit, token, keep_lines: bool) -> tuple:
+    """One timed search: its move, its last info, and with `keep_lines` every line it reported as
+    [depth, bound, ms, nodes, pv] (else None)."""
+    if not keep_lines:
+        played = engine.play(board, limit, game=token, info=chess.engine.INFO_ALL)
+        return played.move, played.info, None
+    lines, last = [], {}
+    with engine.analysis(board, limit, game=token, info=chess.engine.INFO_ALL) as analysis:
+        for info in analysis:
+            if "depth" in info and "pv" in info and info.get("multipv", 1) == 1:
+                last = info
+                bound = "lower" if info.get("lowerbound") else "upper" if info.get("upperbound") else "exact"
+                lines.append([info["depth"], bound, round(info.get("time", 0.0) * 1000),
+                              info.get("nodes"), [m.uci() for m in info["pv"]]])
+        best = analysis.wait()
+    return best.move, last, lines
+
+
 def main() -> int:
+    if len(sys.argv) >= 3 and sys.argv[1] == "--ply-cost":
+        for path, records in zip(sys.argv[2:], load_runs(sys.argv[2:])):
+            if not any("lines" in r for r in records):
+                print(f"{path}: no lines saved (replay with --lines)", file=sys.stderr)
+                return 1
+            for engine in dict.fromkeys(r["engine"] for r in records):
+                mine = [r for r in records if r["engine"] == engine]
+                print(f"{path}, {engine}: a depth's cost against the depth before's, D the search "
+                      f"before's deepest, moves 1-{iterations.AGAINST_BEFORE_LAST_MOVE}: {ply_cost(mine)}")
+        return 0
     if len(sys.argv) == 4 and sys.argv[1] == "--paired":
         runs = load_runs(sys.argv[2:])
         tables = [(label, paired(*runs, line=line)) for line, label in
@@ -262,6 +328,8 @@ def main() -> int:
                     "MultiPV K, untimed (see above)")
     ap.add_argument("--warm-less", type=int, default=3, metavar="N",
                     help="the warm search's depth: the search before's depth less N")
+    ap.add_argument("--lines", action="store_true",
+                    help="keep every line each search reported (for --ply-cost)")
     ap.add_argument("--json", help="write every search here")
     ap.add_argument("--stderr", help="a folder for each engine's stderr (NAME.stderr)")
     args = ap.parse_args()
@@ -296,8 +364,7 @@ def main() -> int:
                         break
                     warm = warm_search(engine, token, before, before_depth, board, args)
                     start = time.monotonic()
-                    played = engine.play(board, limit, game=token, info=chess.engine.INFO_ALL)
-                    info = played.info
+                    move, info, lines = searched(engine, board, limit, token, args.lines)
                     records.append({
                         "engine": name,
                         "game": g,
@@ -310,9 +377,10 @@ def main() -> int:
                         "seconds": time.monotonic() - start,
                         # What bench/move-quality.py judges.
                         "fen": board.fen(),
-                        "move": played.move.uci() if played.move else None,
+                        "move": move.uci() if move else None,
                         "after_pv": after_pv(before, before_pv, board),
                         **warm,
+                        **({"lines": lines} if lines is not None else {}),
                     })
                     before, before_pv = board, [m.uci() for m in info.get("pv", [])]
                     before_depth = info.get("depth")

@@ -148,6 +148,31 @@ class GameDepthsTest(unittest.TestCase):
         self.assertEqual([(r["positions"], r["mean_change"], r["far_below"]) for r in rows], [(1, 3, 0)])
         self.assertEqual(depths.against_before(run, set()), [])
 
+    def test_a_depth_s_cost_from_the_saved_lines(self):
+        def line(depth, ms, nodes, bound="exact"):
+            return [depth, bound, ms, nodes, ["e2e4", "e7e5"]]
+        # Move 5 completed depth 18. Move 6, on its line: 17, 18, 19 (x3 the time, x4 the nodes:
+        # at D+1), 20 (x2, x2: D+2). Move 7, off it: 16, 17, a failed 18, then 18 and 19 (none
+        # held thrice). Move 9 follows no search of move 8: left out.
+        first = dict(record("a", 5, 18), after_pv=None, lines=[line(18, 50, 10**6)])
+        on = dict(record("a", 6, 20), after_pv=True, lines=[
+            line(17, 10, 1_000), line(18, 30, 2_000), line(19, 90, 6_000), line(20, 210, 14_000)])
+        off = dict(record("a", 7, 19), after_pv=False, lines=[
+            line(16, 10, 1_000), line(17, 20, 2_000), line(18, 25, 2_500, "upper"),
+            line(18, 40, 4_000), line(19, 80, 9_000)])
+        alone = dict(record("a", 9, 20), after_pv=True, lines=on["lines"])
+        self.assertEqual(
+            depths.ply_cost([first, on, off, alone]),
+            "expected: D+1 time x3.00, nodes x4.00 (1); D+2 or more time x2.00, nodes x2.00 (1); "
+            "not expected: -")
+
+    def test_a_replay_keeps_every_line_with_lines(self):
+        _, saved = self.replay("--side", "white", "--lines")
+        self.assertTrue(saved and all(r["lines"] for r in saved))
+        depth, bound, ms, nodes, pv = saved[0]["lines"][-1]
+        self.assertEqual((depth, bound), (saved[0]["depth"], "exact"))
+        self.assertTrue(pv and isinstance(ms, int))
+
     def replay(self, *args, engine=None):
         """PGN replayed by tools/match/fake_engine.py (or the `engine` command) at 0.01 s a move
         with `args`: the script's output and the searches it saved."""

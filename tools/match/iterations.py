@@ -53,6 +53,11 @@ not from a principal variation). Per engine this prints:
   completed it counts as past every limit) and the share done by the soft limit (the
   seventy-eighth session found the GPU's medians after an unexpected reply near 16 threads' and
   its share by the soft limit far below: 82% at D - 4 against 99%);
+- over the same moves, by the reply, what a completed depth cost against the depth before it, in
+  time and nodes, by its place against D (the deepest the search two plies before completed):
+  the seventy-ninth session found the GPU's new depths costing 2.8-3.1 times the depth before
+  after the expected reply where 16 threads' cost 2.2-2.3 times, its tree growing faster a ply
+  and its nodes a second falling;
 - by part of the game, the time a move took (from the engine's clock at its next `go`) against
   its soft limit as Kogge's TimeManager sets it (sudden death planned as 30 moves; the engine's
   `Move Overhead` and `Slow Mover` as the log's `setoption` lines set them, else 30 ms and
@@ -72,6 +77,7 @@ its last line, not at its `bestmove`.
 from __future__ import annotations
 
 import argparse
+import math
 import re
 import statistics
 import sys
@@ -127,6 +133,12 @@ FAR_BELOW = 4
 AGAINST_BEFORE_LAST_MOVE = 40
 # The depths, against the search before's deepest, whose completion times `reach_row` gives.
 REACH_OFFSETS = (-4, -3, -2, -1, 0)
+# The depths, against the search before's deepest, whose cost against the depth before's
+# `ply_cost_row` gives (the first and the last take in the depths below and above them).
+PLY_COST_OFFSETS = (-2, -1, 0, 1, 2)
+# An iteration shorter than this (ms) is left out of `ply_cost_row`: the info lines' times are
+# whole milliseconds.
+PLY_COST_MIN_MS = 3
 # The bins of a first completed depth's time, in soft limits (the shared limit: the GPU search's
 # own is 75% of it, so 2x here is 2.67 times its own).
 FIRST_DONE_BINS = (0.5, 1.0, 2.0)
@@ -400,6 +412,8 @@ def report(name: str, searches: list[Search]) -> str:
                + against_before(searches))
     out.append(f"  depth D-4 to D (D the search before's) done by, in soft limits, moves 1-{AGAINST_BEFORE_LAST_MOVE}: "
                + reach_row(every))
+    out.append(f"  a depth's cost against the depth before's, D the search before's deepest, moves 1-{AGAINST_BEFORE_LAST_MOVE}: "
+               + ply_cost_row(searches))
     out.append("  time a move against the soft limit, moves " + "; ".join(clock_part(searches, part) for part in PARTS))
     out.append("  the entry guard: " + guarded(every))
     out.append("  the entry guard's retreat, in soft limits: " + retreat_timing(every))
@@ -610,6 +624,78 @@ def reach_row(searches: list[Search]) -> str:
             parts.append(f"D{k:+d} {shown}, {share(by_soft, len(times))}")
         cells.append(f"{kind} ({len(mine)}): " + ", ".join(parts))
     return "; ".join(cells)
+
+
+def iterations_held(lines: list[Line]) -> list[Line]:
+    """A search's completed depths whose first window held (no bound line since the depth
+    before's), in order. A line of one move (the GPU search's move of a stopped iteration, said as
+    a completed line) is not a completed depth here."""
+    held = []
+    failed = False
+    for line in lines:
+        if line.bound != "exact":
+            failed = True
+            continue
+        if len(line.pv) > 1:
+            if not failed:
+                held.append(line)
+            failed = False
+    return held
+
+
+def ply_cost_ratios(held: list[Line], before: int) -> list[tuple[int, float, float]]:
+    """For each of `held`'s depths (iterations_held) that followed two consecutive completed depths,
+    each iteration at least PLY_COST_MIN_MS long: its place against `before` (the search before's
+    deepest completed depth; PLY_COST_OFFSETS' first and last take in the places beyond them), and
+    its time and nodes over the depth before's."""
+    low, high = PLY_COST_OFFSETS[0], PLY_COST_OFFSETS[-1]
+    ratios = []
+    for a, b, c in zip(held, held[1:], held[2:]):
+        if b.depth != a.depth + 1 or c.depth != b.depth + 1:
+            continue
+        if None in (a.nodes, b.nodes, c.nodes):
+            continue
+        cost_b, cost_c = b.ms - a.ms, c.ms - b.ms
+        nodes_b, nodes_c = b.nodes - a.nodes, c.nodes - b.nodes
+        if min(cost_b, cost_c) < PLY_COST_MIN_MS or min(nodes_b, nodes_c) <= 0:
+            continue
+        ratios.append((min(max(c.depth - before, low), high), cost_c / cost_b, nodes_c / nodes_b))
+    return ratios
+
+
+def ply_cost_summary(by_kind: dict[str, list[tuple[int, float, float]]]) -> str:
+    """ply_cost_ratios' ratios by the reply ("expected", "not expected") as one row: for each place
+    the geometric means of the time and node ratios, and how many."""
+
+    def geometric(values: list[float]) -> float:
+        return math.exp(statistics.fmean(math.log(v) for v in values))
+
+    low, high = PLY_COST_OFFSETS[0], PLY_COST_OFFSETS[-1]
+    cells = []
+    for kind in ("expected", "not expected"):
+        parts = []
+        for k in PLY_COST_OFFSETS:
+            found = [(t, n) for place, t, n in by_kind.get(kind, []) if place == k]
+            if not found:
+                continue
+            label = f"D{k:+d}" + (" or less" if k == low else " or more" if k == high else "")
+            parts.append(f"{label} time x{geometric([t for t, _ in found]):.2f}, "
+                         f"nodes x{geometric([n for _, n in found]):.2f} ({len(found)})")
+        cells.append(f"{kind}: " + ("; ".join(parts) if parts else "-"))
+    return "; ".join(cells)
+
+
+def ply_cost_row(searches: list[Search]) -> str:
+    """Over with_before's searches, D their search before's deepest completed depth: by the reply
+    and by a depth's place against D (PLY_COST_OFFSETS), what a depth cost against the depth before
+    it, in time and in nodes (the geometric means of the ratios), over the depths that followed two
+    consecutive completed depths, all three with their first window held and each iteration at
+    least PLY_COST_MIN_MS long. The seventy-ninth session found the GPU's new depths (D and past)
+    costing 2.8-3.1 times the depth before after the expected reply, 16 threads' 2.2-2.3."""
+    by_kind: dict[str, list[tuple[int, float, float]]] = {}
+    for search, kind, before in with_before(searches):
+        by_kind.setdefault(kind, []).extend(ply_cost_ratios(iterations_held(search.lines), before))
+    return ply_cost_summary(by_kind)
 
 
 def guard_depths(search: Search) -> tuple[int, int] | None:

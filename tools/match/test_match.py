@@ -1172,6 +1172,32 @@ class ReachTest(unittest.TestCase):
         self.assertEqual(iterations.reach_row([before]), "expected -; not expected -")
 
 
+class PlyCostTest(unittest.TestCase):
+    def test_a_depth_s_cost_against_the_depth_before_s(self):
+        def line(depth, ms, nodes, bound="exact", pv=("e7e5", "g1f3")):
+            return iterations.Line(depth, bound, ms, pv, nodes=nodes)
+        # The search before completed depth 18, playing e2e4 and expecting e7e5.
+        before = iterations.Search("1", (), [line(18, 50, 10**6, pv=("e2e4", "e7e5"))])
+        def after(reply, *lines):
+            return iterations.Search("1", ("e2e4", reply), list(lines), before=before)
+        # Expected reply: 17 at 10 ms, 18 at 30 ms (20 ms, 1,000 nodes), 19 at 90 ms (60 ms, 4,000
+        # nodes: x3 and x4, at D+1), 20 at 210 ms (120 ms, 8,000: x2 and x2, at D+2).
+        warm = after("e7e5", line(17, 10, 1_000), line(18, 30, 2_000), line(19, 90, 6_000), line(20, 210, 14_000))
+        # Another reply: 16 at 10 ms, 17 at 20; 18's window failed low (left out, and 19 with it,
+        # whose depth before did not hold); then a stopped iteration's one-move line (not a depth).
+        cold = after("c7c5", line(16, 10, 1_000), line(17, 20, 2_000), line(18, 25, 2_500, "upper"),
+                     line(18, 40, 4_000), line(19, 80, 9_000), line(20, 85, 9_500, pv=("d2d4",)))
+        # An iteration under PLY_COST_MIN_MS (1 ms) is left out.
+        quick = after("e7e5", line(17, 10, 1_000), line(18, 11, 1_100), line(19, 40, 3_000))
+        # A stopped iteration's one-move line after two held depths is no depth 19.
+        stopped = after("e7e5", line(17, 10, 1_000), line(18, 30, 2_000), line(19, 35, 2_500, pv=("e2e4",)))
+        self.assertEqual(
+            iterations.ply_cost_row([warm, cold, quick, stopped]),
+            "expected: D+1 time x3.00, nodes x4.00 (1); D+2 or more time x2.00, nodes x2.00 (1); not expected: -",
+        )
+        self.assertEqual(iterations.ply_cost_row([before]), "expected: -; not expected: -")
+
+
 class TrimLogTest(unittest.TestCase):
     GUARD = "depth 18 from the table's entry not done by 1x the soft limit: searching depth 15 instead"
     # IterationsTest's log with what a real one has besides: python-chess's other debug lines,
