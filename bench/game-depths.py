@@ -41,8 +41,10 @@ reply: the warm search's untimed time deepens the expected reply's tree too, whi
 rows count as gain, and the seventy-ninth session found the short searches after the replies
 two lines missed.
 
-`--lines` keeps every line each search reported (depth, bound, time, nodes, principal
-variation), and `bench/game-depths.py --ply-cost RUN.json [...]` reads them as
+`--fresh` sends `ucinewgame` before every search: each from an empty table, the control for what
+the game's table does (the positions and their order the same). `--lines` keeps every line each
+search reported (depth, bound, time, nodes, principal variation), and
+`bench/game-depths.py --ply-cost RUN.json [...]` reads them as
 `tools/match/iterations.py` reads a match's log: what each completed depth cost against the depth
 before it, in time and nodes, by the reply before and by the depth against the deepest the
 search before completed (the seventy-ninth session found the GPU's new depths in games costing
@@ -328,11 +330,15 @@ def main() -> int:
                     "MultiPV K, untimed (see above)")
     ap.add_argument("--warm-less", type=int, default=3, metavar="N",
                     help="the warm search's depth: the search before's depth less N")
+    ap.add_argument("--fresh", action="store_true",
+                    help="every search from an empty table (ucinewgame before each)")
     ap.add_argument("--lines", action="store_true",
                     help="keep every line each search reported (for --ply-cost)")
     ap.add_argument("--json", help="write every search here")
     ap.add_argument("--stderr", help="a folder for each engine's stderr (NAME.stderr)")
     args = ap.parse_args()
+    if args.fresh and args.warm_replies:
+        ap.error("--warm-replies searches for the next search's table, which --fresh empties")
 
     games = []
     with open(args.pgn) as f:
@@ -362,6 +368,8 @@ def main() -> int:
                         continue
                     if args.to_move is not None and board.fullmove_number > args.to_move:
                         break
+                    if args.fresh:
+                        token = object()  # python-chess sends `ucinewgame` for a new game object
                     warm = warm_search(engine, token, before, before_depth, board, args)
                     start = time.monotonic()
                     move, info, lines = searched(engine, board, limit, token, args.lines)

@@ -173,6 +173,17 @@ class GameDepthsTest(unittest.TestCase):
         self.assertEqual((depth, bound), (saved[0]["depth"], "exact"))
         self.assertTrue(pv and isinstance(ms, int))
 
+    def test_fresh_sends_ucinewgame_before_every_search(self):
+        fake = os.path.join(_here, "..", "tools", "match", "fake_engine.py")
+        for extra, expected in (((), 1), (("--fresh",), None)):
+            with tempfile.TemporaryDirectory() as err:
+                _, saved = self.replay("--side", "white", "--stderr", err, *extra,
+                                       engine=f"{sys.executable} {fake} random --echo")
+                with open(os.path.join(err, "fake.stderr")) as f:
+                    sent = f.read().split("\n")
+                self.assertEqual(sent.count("ucinewgame"), expected or len(saved))
+                self.assertGreater(len(saved), 1)
+
     def replay(self, *args, engine=None):
         """PGN replayed by tools/match/fake_engine.py (or the `engine` command) at 0.01 s a move
         with `args`: the script's output and the searches it saved."""
