@@ -193,16 +193,11 @@ def paired(first: list[dict], second: list[dict], line: bool | None = None,
     return rows
 
 
-# A search this many plies or more below its search before counts as short: the seventy-eighth
-# session's tail after an unexpected reply (tools/match/iterations.py, FAR_BELOW).
-FAR_BELOW = 4
-
-
 def against_before(records: list[dict], warmed: set | None = None) -> list[dict]:
     """By part of the game, the run's searches off the line of its search before (`after_pv`
     false): the mean change in depth from that search (the same game's, a move before) and how
-    many were `FAR_BELOW` plies or more short. `warmed`, a set of positions
-    (uci_specs.replayed_position): only those in it. A replay's
+    many were iterations.FAR_BELOW plies or more short (a match's tail, read the same way).
+    `warmed`, a set of positions (uci_specs.replayed_position): only those in it. A replay's
     depths against its own searches before are what the seventy-ninth session read where two
     runs' paired rows mix the warm search's cover with its extra untimed time."""
     rows = []
@@ -221,7 +216,7 @@ def against_before(records: list[dict], warmed: set | None = None) -> list[dict]
         if changes:
             rows.append({"part": part, "positions": len(changes),
                          "mean_change": statistics.fmean(changes),
-                         "far_below": sum(c <= -FAR_BELOW for c in changes)})
+                         "far_below": sum(c <= -iterations.FAR_BELOW for c in changes)})
     return rows
 
 
@@ -257,16 +252,16 @@ def searched(engine, board, limit, token, keep_lines: bool) -> tuple:
     if not keep_lines:
         played = engine.play(board, limit, game=token, info=chess.engine.INFO_ALL)
         return played.move, played.info, None
-    lines, last = [], {}
+    lines = []
     with engine.analysis(board, limit, game=token, info=chess.engine.INFO_ALL) as analysis:
         for info in analysis:
             if "depth" in info and "pv" in info and info.get("multipv", 1) == 1:
-                last = info
                 bound = "lower" if info.get("lowerbound") else "upper" if info.get("upperbound") else "exact"
                 lines.append([info["depth"], bound, round(info.get("time", 0.0) * 1000),
                               info.get("nodes"), [m.uci() for m in info["pv"]]])
         best = analysis.wait()
-    return best.move, last, lines
+    # The lines merged, as `engine.play` gives its info: the record reads the same either way.
+    return best.move, analysis.info, lines
 
 
 def main() -> int:
@@ -306,7 +301,7 @@ def main() -> int:
                 for row in against_before(run, where):
                     print(f"{row['part']}, off the line, {name} run{label}: {row['positions']} "
                           f"positions, depth against its search before {row['mean_change']:+.2f}, "
-                          f"{row['far_below']} of them {FAR_BELOW} or more plies short")
+                          f"{row['far_below']} of them {iterations.FAR_BELOW} or more plies short")
         return 0
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--pgn", required=True)

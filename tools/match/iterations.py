@@ -77,7 +77,6 @@ its last line, not at its `bestmove`.
 from __future__ import annotations
 
 import argparse
-import math
 import re
 import statistics
 import sys
@@ -667,9 +666,6 @@ def ply_cost_summary(by_kind: dict[str, list[tuple[int, float, float]]]) -> str:
     """ply_cost_ratios' ratios by the reply ("expected", "not expected") as one row: for each place
     the geometric means of the time and node ratios, and how many."""
 
-    def geometric(values: list[float]) -> float:
-        return math.exp(statistics.fmean(math.log(v) for v in values))
-
     low, high = PLY_COST_OFFSETS[0], PLY_COST_OFFSETS[-1]
     cells = []
     for kind in ("expected", "not expected"):
@@ -679,8 +675,8 @@ def ply_cost_summary(by_kind: dict[str, list[tuple[int, float, float]]]) -> str:
             if not found:
                 continue
             label = f"D{k:+d}" + (" or less" if k == low else " or more" if k == high else "")
-            parts.append(f"{label} time x{geometric([t for t, _ in found]):.2f}, "
-                         f"nodes x{geometric([n for _, n in found]):.2f} ({len(found)})")
+            parts.append(f"{label} time x{statistics.geometric_mean(t for t, _ in found):.2f}, "
+                         f"nodes x{statistics.geometric_mean(n for _, n in found):.2f} ({len(found)})")
         cells.append(f"{kind}: " + ("; ".join(parts) if parts else "-"))
     return "; ".join(cells)
 
