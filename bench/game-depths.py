@@ -51,6 +51,11 @@ search before completed (the seventy-ninth session found the GPU's new depths in
 2.8-3.7 times the depth before where 16 threads' cost 2.1-2.3 times), so that kernel and host
 knobs can be weighed on it by replays.
 
+`bench/game-depths.py --tree A.json B.json [A2.json B2.json ...]` compares two such replays'
+trees position by position (pairs pooled, say each side's): for each depth both completed, A's nodes and time to it over B's (geometric means), on
+and off A's expected line (the eightieth session: off the line the GPU's 264 workers spent 3-4
+times 16 threads' nodes to a depth, on it 1-1.6 times).
+
 Each search also records whether the game's moves since the engine's search before (in the same
 game) were the start of that search's principal variation (`after_pv`: true, false, or null for
 a game's first search or one without a PV). The pairing adds rows for the positions the first
@@ -246,6 +251,53 @@ def ply_cost(records: list[dict]) -> str:
     return iterations.ply_cost_summary(by_kind)
 
 
+# A depth's row in `--tree` needs this many positions where both runs completed it.
+TREE_MIN_POSITIONS = 5
+
+
+def tree_ratios(first: list[dict], second: list[dict]) -> list[dict]:
+    """Two replays saved with `--lines`, position by position (uci_specs.replayed_position): for
+    each depth both completed (an exact line), the first run's nodes and time to it over the
+    second's, as geometric means over the positions, all of them and split by whether the first
+    run reached the position on or off its expected line (`after_pv`). A depth with fewer than
+    TREE_MIN_POSITIONS positions is left out. Each ratio is None where no position counts."""
+    second_at = {replayed_position(r): r for r in second if r.get("lines")}
+    by_depth: dict[int, list] = {}
+    for r in first:
+        other = second_at.get(replayed_position(r))
+        if other is None or not r.get("lines"):
+            continue
+        mine = {line.depth: line for line in record_lines(r) if line.bound == "exact"}
+        theirs = {line.depth: line for line in record_lines(other) if line.bound == "exact"}
+        for depth in mine.keys() & theirs.keys():
+            a, b = mine[depth], theirs[depth]
+            if a.nodes and b.nodes and a.ms and b.ms:
+                by_depth.setdefault(depth, []).append((a.nodes / b.nodes, a.ms / b.ms, r.get("after_pv")))
+
+    def ratio(values: list[float]):
+        return statistics.geometric_mean(values) if values else None
+    rows = []
+    for depth in sorted(by_depth):
+        pairs = by_depth[depth]
+        if len(pairs) < TREE_MIN_POSITIONS:
+            continue
+        on = [nodes for nodes, _, line in pairs if line is True]
+        off = [nodes for nodes, _, line in pairs if line is False]
+        rows.append({"depth": depth, "positions": len(pairs),
+                     "nodes": ratio([nodes for nodes, _, _ in pairs]), "time": ratio([ms for _, ms, _ in pairs]),
+                     "on_positions": len(on), "on_nodes": ratio(on),
+                     "off_positions": len(off), "off_nodes": ratio(off)})
+    return rows
+
+
+def format_tree_row(row: dict) -> str:
+    def ratio(value) -> str:
+        return "-" if value is None else f"x{value:.2f}"
+    return (f"depth {row['depth']}: {row['positions']} positions, nodes {ratio(row['nodes'])}, "
+            f"time {ratio(row['time'])}; on the line nodes {ratio(row['on_nodes'])} "
+            f"({row['on_positions']}), off it {ratio(row['off_nodes'])} ({row['off_positions']})")
+
+
 def searched(engine, board, limit, token, keep_lines: bool) -> tuple:
     """One timed search: its move, its last info, and with `keep_lines` every line it reported as
     [depth, bound, ms, nodes, pv] (else None)."""
@@ -274,6 +326,18 @@ def main() -> int:
                 mine = [r for r in records if r["engine"] == engine]
                 print(f"{path}, {engine}: a depth's cost against the depth before's, D the search "
                       f"before's deepest, moves 1-{iterations.AGAINST_BEFORE_LAST_MOVE}: {ply_cost(mine)}")
+        return 0
+    if len(sys.argv) >= 4 and len(sys.argv) % 2 == 0 and sys.argv[1] == "--tree":
+        # Pairs of runs (A B [A2 B2 ...], say each side's), pooled: the positions' keys name the side.
+        runs = load_runs(sys.argv[2:])
+        rows = tree_ratios([r for run in runs[0::2] for r in run], [r for run in runs[1::2] for r in run])
+        if not rows:
+            print("no depth both runs completed in enough positions (replays with --lines)", file=sys.stderr)
+            return 1
+        print(f"{' '.join(sys.argv[2::2])} against {' '.join(sys.argv[3::2])}: nodes and time to each "
+              "depth both completed (geometric means over the positions)")
+        for row in rows:
+            print(format_tree_row(row))
         return 0
     if len(sys.argv) == 4 and sys.argv[1] == "--paired":
         runs = load_runs(sys.argv[2:])

@@ -166,6 +166,39 @@ class GameDepthsTest(unittest.TestCase):
             "expected: D+1 time x3.00, nodes x4.00 (1); D+2 or more time x2.00, nodes x2.00 (1); "
             "not expected: -")
 
+    def test_trees_compared_depth_by_depth(self):
+        def line(depth, ms, nodes, bound="exact"):
+            return [depth, bound, ms, nodes, ["e2e4"]]
+
+        def searches(engine, scale, extra=()):
+            # Six positions, three reached on the first run's expected line and three off it.
+            rows = []
+            for move in range(1, 7):
+                r = dict(record(engine, move, 15), fen="8/8/8/8/8/8/8/8 w - - 0 1",
+                         after_pv=move <= 3)
+                factor = scale(move)
+                r["lines"] = [line(14, 10 * factor, 1_000 * factor), line(15, 20, 3_000 * factor, "upper"),
+                              line(15, 40 * factor, 4_000 * factor), *extra]
+                rows.append(r)
+            return rows
+        # The first run's trees: twice the second's on the line, eight times off it (the failed
+        # depth 15 not counted); the second run's depth 16, which the first never completed, left out.
+        first = searches("a", lambda move: 2 if move <= 3 else 8)
+        second = searches("b", lambda move: 1, extra=[line(16, 90, 9_000)])
+        second.append(dict(record("b", 9, 15), fen="8/8/8/8/8/8/8/8 w - - 0 1", after_pv=False,
+                           lines=[line(14, 1, 1)]))  # no first-run search of move 9
+        rows = depths.tree_ratios(first, second)
+        self.assertEqual([r["depth"] for r in rows], [14, 15])
+        for row in rows:
+            self.assertEqual((row["positions"], row["on_positions"], row["off_positions"]), (6, 3, 3))
+            self.assertAlmostEqual(row["nodes"], 4.0)
+            self.assertAlmostEqual(row["time"], 4.0)
+            self.assertAlmostEqual(row["on_nodes"], 2.0)
+            self.assertAlmostEqual(row["off_nodes"], 8.0)
+        self.assertIn("off it x8.00 (3)", depths.format_tree_row(rows[0]))
+        # Fewer than TREE_MIN_POSITIONS positions: no row.
+        self.assertEqual(depths.tree_ratios(first[:4], second), [])
+
     def test_a_replay_keeps_every_line_with_lines(self):
         _, saved = self.replay("--side", "white", "--lines")
         self.assertTrue(saved and all(r["lines"] for r in saved))
