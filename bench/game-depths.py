@@ -53,8 +53,9 @@ knobs can be weighed on it by replays.
 
 `bench/game-depths.py --tree A.json B.json [A2.json B2.json ...]` compares two such replays'
 trees position by position (pairs pooled, say each side's): for each depth both completed, A's nodes and time to it over B's (geometric means), on
-and off A's expected line (the eightieth session: off the line the GPU's 264 workers spent 3-4
-times 16 threads' nodes to a depth, on it 1-1.6 times).
+and off A's expected line, then pooled over depths 13-18 (`TREE_DEPTHS=LO-HI` for others) by
+both runs' lines, which differ (the eightieth session: where neither run expected the reply the
+GPU's 264 workers spent 3.3 times 16 threads' nodes to a depth, where both did 1.5 times).
 
 Each search also records whether the game's moves since the engine's search before (in the same
 game) were the start of that search's principal variation (`after_pv`: true, false, or null for
@@ -255,27 +256,37 @@ def ply_cost(records: list[dict]) -> str:
 TREE_MIN_POSITIONS = 5
 
 
-def tree_ratios(first: list[dict], second: list[dict]) -> list[dict]:
+def depth_pairs(first: list[dict], second: list[dict]) -> list[tuple]:
     """Two replays saved with `--lines`, position by position (uci_specs.replayed_position): for
-    each depth both completed (an exact line), the first run's nodes and time to it over the
-    second's, as geometric means over the positions, all of them and split by whether the first
-    run reached the position on or off its expected line (`after_pv`). A depth with fewer than
-    TREE_MIN_POSITIONS positions is left out. Each ratio is None where no position counts."""
+    each depth both completed (an exact line) at a position, (depth, the first run's nodes to it
+    over the second's, the same for time, the first run's `after_pv`, the second's)."""
     second_at = {replayed_position(r): r for r in second if r.get("lines")}
-    by_depth: dict[int, list] = {}
+    pairs = []
     for r in first:
         other = second_at.get(replayed_position(r))
         if other is None or not r.get("lines"):
             continue
         mine = {line.depth: line for line in record_lines(r) if line.bound == "exact"}
         theirs = {line.depth: line for line in record_lines(other) if line.bound == "exact"}
-        for depth in mine.keys() & theirs.keys():
+        for depth in sorted(mine.keys() & theirs.keys()):
             a, b = mine[depth], theirs[depth]
             if a.nodes and b.nodes and a.ms and b.ms:
-                by_depth.setdefault(depth, []).append((a.nodes / b.nodes, a.ms / b.ms, r.get("after_pv")))
+                pairs.append((depth, a.nodes / b.nodes, a.ms / b.ms, r.get("after_pv"), other.get("after_pv")))
+    return pairs
 
-    def ratio(values: list[float]):
-        return statistics.geometric_mean(values) if values else None
+
+def _ratio(values: list[float]):
+    return statistics.geometric_mean(values) if values else None
+
+
+def tree_ratios(first: list[dict], second: list[dict]) -> list[dict]:
+    """depth_pairs by depth: the first run's nodes and time to it over the second's, as geometric
+    means over the positions, all of them and split by whether the first run reached the position
+    on or off its expected line (`after_pv`). A depth with fewer than TREE_MIN_POSITIONS positions
+    is left out. Each ratio is None where no position counts."""
+    by_depth: dict[int, list] = {}
+    for depth, nodes, ms, line, _ in depth_pairs(first, second):
+        by_depth.setdefault(depth, []).append((nodes, ms, line))
     rows = []
     for depth in sorted(by_depth):
         pairs = by_depth[depth]
@@ -284,9 +295,24 @@ def tree_ratios(first: list[dict], second: list[dict]) -> list[dict]:
         on = [nodes for nodes, _, line in pairs if line is True]
         off = [nodes for nodes, _, line in pairs if line is False]
         rows.append({"depth": depth, "positions": len(pairs),
-                     "nodes": ratio([nodes for nodes, _, _ in pairs]), "time": ratio([ms for _, ms, _ in pairs]),
-                     "on_positions": len(on), "on_nodes": ratio(on),
-                     "off_positions": len(off), "off_nodes": ratio(off)})
+                     "nodes": _ratio([nodes for nodes, _, _ in pairs]), "time": _ratio([ms for _, ms, _ in pairs]),
+                     "on_positions": len(on), "on_nodes": _ratio(on),
+                     "off_positions": len(off), "off_nodes": _ratio(off)})
+    return rows
+
+
+def tree_by_lines(first: list[dict], second: list[dict], low: int, high: int) -> list[dict]:
+    """depth_pairs from depth `low` to `high`, pooled, split four ways by whether each run reached
+    the position on its own expected line: the two runs' lines differ, and a position off the
+    first's but on the second's compares a cold tree with a warm one (the eightieth session: the
+    GPU's 264 workers 5.9 times 16 threads' nodes there, 3.3 where both were off)."""
+    rows = []
+    for first_on in (True, False):
+        for second_on in (True, False):
+            cell = [(nodes, ms) for depth, nodes, ms, a, b in depth_pairs(first, second)
+                    if low <= depth <= high and a is first_on and b is second_on]
+            rows.append({"first_on": first_on, "second_on": second_on, "pairs": len(cell),
+                         "nodes": _ratio([nodes for nodes, _ in cell]), "time": _ratio([ms for _, ms in cell])})
     return rows
 
 
@@ -338,6 +364,18 @@ def main() -> int:
               "depth both completed (geometric means over the positions)")
         for row in rows:
             print(format_tree_row(row))
+        spec = os.environ.get("TREE_DEPTHS", "13-18")
+        try:
+            low, high = (int(d) for d in spec.split("-"))
+        except ValueError:
+            print(f"TREE_DEPTHS={spec}: not LO-HI (two depths)", file=sys.stderr)
+            return 1
+        print(f"depths {low}-{high}, by each run's line (A's, B's):")
+        for row in tree_by_lines([r for run in runs[0::2] for r in run],
+                                 [r for run in runs[1::2] for r in run], low, high):
+            where = ", ".join("on" if on else "off" for on in (row["first_on"], row["second_on"]))
+            nodes = "-" if row["nodes"] is None else f"nodes x{row['nodes']:.2f}, time x{row['time']:.2f}"
+            print(f"  {where}: {row['pairs']} depths, {nodes}")
         return 0
     if len(sys.argv) == 4 and sys.argv[1] == "--paired":
         runs = load_runs(sys.argv[2:])

@@ -198,6 +198,14 @@ class GameDepthsTest(unittest.TestCase):
         self.assertIn("off it x8.00 (3)", depths.format_tree_row(rows[0]))
         # Fewer than TREE_MIN_POSITIONS positions: no row.
         self.assertEqual(depths.tree_ratios(first[:4], second), [])
+        # By both runs' lines: the second run's line off at moves 3 and 6, depths 14-15 pooled.
+        second[2]["after_pv"], second[5]["after_pv"] = False, True
+        cells = {(r["first_on"], r["second_on"]): r for r in depths.tree_by_lines(first, second, 14, 15)}
+        self.assertEqual({key: r["pairs"] for key, r in cells.items()},
+                         {(True, True): 4, (True, False): 2, (False, True): 2, (False, False): 4})
+        self.assertAlmostEqual(cells[(False, True)]["nodes"], 8.0)
+        self.assertAlmostEqual(cells[(True, False)]["time"], 2.0)
+        self.assertEqual(depths.tree_by_lines(first, second, 16, 20)[0]["nodes"], None)
 
     def test_a_replay_keeps_every_line_with_lines(self):
         _, saved = self.replay("--side", "white", "--lines")
