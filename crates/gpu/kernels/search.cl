@@ -212,6 +212,19 @@ DEVICE_FN Frame child_frame(i32 alpha, i32 beta, i32 depth, u32 flags, u32 halfm
 #define NOISE_MIN_DEPTH 0
 #endif
 
+/* An experiment (eightieth session; on by default, the old rule): whether a helper orders its
+ * quiet moves with noise at expected cut nodes too. Where neither engine expected the reply, 264
+ * workers' tree is about 11.5 times one worker's, where both did about 2.5 times (replays,
+ * docs/PERFORMANCE.md): on a cold tree the helpers' noisy orders at a cut node start different
+ * quiet moves, and every refutation but the first found is searched for nothing, where a table
+ * move would have put them all on the same one. At an all-node every move is searched anyway and
+ * the noise spreads the helpers usefully. 0: a helper orders a cut node's moves as worker 0 does
+ * (no put-off of its younger brothers there either, CUT_DEFER 0), so the helpers reaching it go
+ * into the same child and spread over that all-node's moves. */
+#ifndef NOISE_AT_CUT
+#define NOISE_AT_CUT 1
+#endif
+
 /* The search's own register budget on CUDA. NVRTC compiles every module with a cap of 128
  * registers a thread (set for GPU perft's occupancy); held to it, this kernel spilled (648 bytes
  * of stack against 536), and one worker ran 11% slower. Bounds of 12 workers per multiprocessor
@@ -531,6 +544,9 @@ restart:
             u32 rnd = randomize_seed ? randomize_seed ^ (u32)key : 0u;
 #if NOISE_MIN_DEPTH
             if (f.depth < NOISE_MIN_DEPTH) rnd = 0u;
+#endif
+#if !NOISE_AT_CUT
+            if (f.flags & FLAG_CUT) rnd = 0u;
 #endif
             f.n_moves = gen_sorted(&cur, lines, lane, qs, &hints, history, rnd, gen_keys, lane_counts,
                                    (LOCAL_PTR u32 *)eval_scratch, my_lists + ply * MAX_MOVES);
