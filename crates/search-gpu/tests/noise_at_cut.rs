@@ -8,16 +8,7 @@
 
 mod common;
 
-use kogge_search_gpu::{Finisher, ParallelMode};
-
 #[test]
 fn helpers_without_noise_at_cut_nodes_prove_the_mates() {
-    // SAFETY: set before any search is opened, in a binary with a single test, so no other
-    // thread reads the environment meanwhile.
-    unsafe { common::set_kernel_options("-DNOISE_AT_CUT=0") };
-    for mut gpu in common::open_all_finishing(32, ParallelMode::AbdadaRmo, Finisher::Clean) {
-        gpu.set_slice_nodes(Some(16));
-        let helpers_ended = common::iterations_ended_every(&mut gpu, 4);
-        eprintln!("clean helpers ended {helpers_ended} of the iterations");
-    }
+    common::clean_finishers_prove_the_mates("-DNOISE_AT_CUT=0", 32, 4);
 }
