@@ -52,9 +52,9 @@ search before completed (the seventy-ninth session found the GPU's new depths in
 knobs can be weighed on it by replays.
 
 `bench/game-depths.py --tree A.json B.json [A2.json B2.json ...]` compares two such replays'
-trees position by position (pairs pooled, say each side's): for each depth both completed, A's nodes and time to it over B's (geometric means), on
-and off A's expected line, then pooled over depths 13-18 (`TREE_DEPTHS=LO-HI` for others) by
-both runs' lines, which differ (the eightieth session: where neither run expected the reply the
+trees position by position (pairs pooled, say each side's): for each depth both completed, A's
+nodes and time to it over B's (geometric means), on and off A's expected line, then pooled over
+depths 13-18 (`TREE_DEPTHS=LO-HI` for others) by both runs' lines, which differ (the eightieth session: where neither run expected the reply the
 GPU's 264 workers spent 3.3 times 16 threads' nodes to a depth, where both did 1.5 times).
 
 Each search also records whether the game's moves since the engine's search before (in the same
@@ -306,11 +306,11 @@ def tree_by_lines(first: list[dict], second: list[dict], low: int, high: int) ->
     the position on its own expected line: the two runs' lines differ, and a position off the
     first's but on the second's compares a cold tree with a warm one (the eightieth session: the
     GPU's 264 workers 5.9 times 16 threads' nodes there, 3.3 where both were off)."""
+    pairs = [p for p in depth_pairs(first, second) if low <= p[0] <= high]
     rows = []
     for first_on in (True, False):
         for second_on in (True, False):
-            cell = [(nodes, ms) for depth, nodes, ms, a, b in depth_pairs(first, second)
-                    if low <= depth <= high and a is first_on and b is second_on]
+            cell = [(nodes, ms) for _, nodes, ms, a, b in pairs if a is first_on and b is second_on]
             rows.append({"first_on": first_on, "second_on": second_on, "pairs": len(cell),
                          "nodes": _ratio([nodes for nodes, _ in cell]), "time": _ratio([ms for _, ms in cell])})
     return rows
@@ -356,7 +356,9 @@ def main() -> int:
     if len(sys.argv) >= 4 and len(sys.argv) % 2 == 0 and sys.argv[1] == "--tree":
         # Pairs of runs (A B [A2 B2 ...], say each side's), pooled: the positions' keys name the side.
         runs = load_runs(sys.argv[2:])
-        rows = tree_ratios([r for run in runs[0::2] for r in run], [r for run in runs[1::2] for r in run])
+        first = [r for run in runs[0::2] for r in run]
+        second = [r for run in runs[1::2] for r in run]
+        rows = tree_ratios(first, second)
         if not rows:
             print("no depth both runs completed in enough positions (replays with --lines)", file=sys.stderr)
             return 1
@@ -371,8 +373,7 @@ def main() -> int:
             print(f"TREE_DEPTHS={spec}: not LO-HI (two depths)", file=sys.stderr)
             return 1
         print(f"depths {low}-{high}, by each run's line (A's, B's):")
-        for row in tree_by_lines([r for run in runs[0::2] for r in run],
-                                 [r for run in runs[1::2] for r in run], low, high):
+        for row in tree_by_lines(first, second, low, high):
             where = ", ".join("on" if on else "off" for on in (row["first_on"], row["second_on"]))
             nodes = "-" if row["nodes"] is None else f"nodes x{row['nodes']:.2f}, time x{row['time']:.2f}"
             print(f"  {where}: {row['pairs']} depths, {nodes}")

@@ -215,10 +215,12 @@ DEVICE_FN Frame child_frame(i32 alpha, i32 beta, i32 depth, u32 flags, u32 halfm
 /* An experiment (eightieth session; on by default, the old rule): whether a helper orders its
  * quiet moves with noise at expected cut nodes too. Where neither engine expected the reply, 264
  * workers' tree is about 11.5 times one worker's, where both did about 2.5 times (replays,
- * docs/PERFORMANCE.md): on a cold tree the helpers' noisy orders at a cut node start different
- * quiet moves, and every refutation but the first found is searched for nothing, where a table
- * move would have put them all on the same one. At an all-node every move is searched anyway and
- * the noise spreads the helpers usefully. 0: a helper orders a cut node's moves as worker 0 does
+ * docs/PERFORMANCE.md). The idea: on a cold tree the helpers' noisy orders at a cut node start
+ * different quiet moves, and every refutation but the first found is searched for nothing, where
+ * a table move would have put them all on the same one; at an all-node every move is searched
+ * anyway and the noise spreads the helpers usefully. On PoCL (32 workers) the cold tree was 8-12%
+ * smaller on one side's replayed positions and no smaller on the other's; the H200 not measured
+ * yet. 0: a helper orders a cut node's moves as worker 0 does
  * (no put-off of its younger brothers there either, CUT_DEFER 0), so the helpers reaching it go
  * into the same child and spread over that all-node's moves. */
 #ifndef NOISE_AT_CUT
