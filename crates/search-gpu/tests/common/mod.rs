@@ -84,21 +84,6 @@ pub fn iterations_ended_every(gpu: &mut GpuSearch, spacing: usize) -> usize {
     helpers_ended
 }
 
-/// Every device's search of `workers` workers (ABDADA over RMO, `GPU Finisher clean`, slices of
-/// 16 nodes a worker) with the kernel built with `options`, through [`iterations_ended_every`]
-/// (`spacing`: the finishers' spacing); prints how many iterations helpers ended. Only for a test
-/// binary whose only test this is (see [`set_kernel_options`]).
-pub fn clean_finishers_prove_the_mates(options: &str, workers: usize, spacing: usize) {
-    // SAFETY: set before any search is opened, in a binary with a single test (the caller's
-    // promise), so no other thread reads the environment meanwhile.
-    unsafe { set_kernel_options(options) };
-    for mut gpu in open_all_finishing(workers, ParallelMode::AbdadaRmo, Finisher::Clean) {
-        gpu.set_slice_nodes(Some(16));
-        let helpers_ended = iterations_ended_every(&mut gpu, spacing);
-        eprintln!("clean helpers ended {helpers_ended} of the iterations");
-    }
-}
-
 /// A search with `workers` workers in `mode`, ended by `finisher`, with 8 MiB of table, on
 /// every device.
 pub fn open_all_finishing(
