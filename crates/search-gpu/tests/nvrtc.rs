@@ -48,7 +48,8 @@ fn search_kernel_compiles_for_sm_90() {
     // set against its default: CLEAN_RANK on (helpers reduce and prune by their moves' noise-free
     // places), NOISE_BY_SM off (each helper its own noise, the old rule), NOISE_SEEDS 8 (fewer
     // noise orders than multiprocessors), NMP_VERIFY on (the null move's verification),
-    // NOISE_MIN_DEPTH 4 (helpers' noise only four plies or more from the horizon), TT_SETTLE 0
+    // NOISE_MIN_DEPTH 4 (helpers' noise only four plies or more from the horizon), NOISE_AT_CUT 1
+    // (helpers' noise at expected cut nodes too, the old rule), TT_SETTLE 0
     // (children not settled from their parent), TT_SETTLE 2 (settled, and counted),
     // TT_SETTLE_PV 0 (not by PV nodes), SETTLE_AGAIN 0 (one round a node) and STORE_EVAL 0
     // (evaluations at stand pat and reverse futility not kept), NULL_STORE on (a null move's
@@ -73,6 +74,7 @@ fn search_kernel_compiles_for_sm_90() {
         &[("NOISE_SEEDS", "8u")][..],
         &[("NMP_VERIFY", "1")][..],
         &[("NOISE_MIN_DEPTH", "4")][..],
+        &[("NOISE_AT_CUT", "1")][..],
         &[("TT_SETTLE", "0")][..],
         &[("TT_SETTLE", "2")][..],
         &[("TT_SETTLE_PV", "0")][..],
