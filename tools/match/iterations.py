@@ -320,6 +320,13 @@ def borne_out(search: Search) -> list[bool]:
     """For each later depth whose first window failed, with Kogge's window around the last depth's
     value and the same depth completed afterwards: whether the exact value lay beyond the side that
     failed (the failure borne out), not inside the window or beyond its other side."""
+    return [held for _, held in borne_out_by_side(search)]
+
+
+def borne_out_by_side(search: Search) -> list[tuple[str, bool]]:
+    """`borne_out`, each with the side that failed ("high" or "low"): a parallel search's
+    spurious failures need not come evenly from both sides (a fail high ends a root's search at
+    its first move beyond the window, a fail low only after every move)."""
     result = []
     lines = search.lines
     for i in range(1, len(lines)):
@@ -331,9 +338,9 @@ def borne_out(search: Search) -> list[bool]:
         if after is None or after.depth != line.depth or after.cp is None:
             continue
         if line.bound == "upper":
-            result.append(after.cp <= before.cp - ASPIRATION_WINDOW)
+            result.append(("low", after.cp <= before.cp - ASPIRATION_WINDOW))
         else:
-            result.append(after.cp >= before.cp + ASPIRATION_WINDOW)
+            result.append(("high", after.cp >= before.cp + ASPIRATION_WINDOW))
     return result
 
 
@@ -370,7 +377,7 @@ def report(name: str, searches: list[Search]) -> str:
     first: Counter = Counter()
     first_failed: Counter = Counter()
     later = later_failed = late = late_failed = 0
-    confirmed: list[bool] = []
+    confirmed: list[tuple[str, bool]] = []
     failed_ms = total_ms = 0
     for search in searches:
         kind = reply(search)
@@ -387,7 +394,7 @@ def report(name: str, searches: list[Search]) -> str:
             if i > 0 and search.lines[i - 1].bound == "exact" and search.lines[i - 1].ms >= LATE_MS:
                 late += 1
                 late_failed += line.bound != "exact"
-        confirmed += borne_out(search)
+        confirmed += borne_out_by_side(search)
         f, t = failed_time(search)
         failed_ms += f
         total_ms += t
@@ -399,7 +406,12 @@ def report(name: str, searches: list[Search]) -> str:
     out.append(f"  later depths' first window failed: {share(later_failed, later)}")
     out.append(
         "  of those, with the depth completed after, not borne out (its value not beyond the side that failed): "
-        + share(confirmed.count(False), len(confirmed))
+        + share(sum(not held for _, held in confirmed), len(confirmed))
+        + "; "
+        + "; ".join(
+            f"failed {side} {share(sum(not held for s, held in confirmed if s == side), sum(s == side for s, _ in confirmed))}"
+            for side in ("high", "low")
+        )
     )
     out.append(f"  windows opened after {LATE_MS} ms failed: {share(late_failed, late)}")
     out.append(f"  reported time in failed windows: {share(failed_ms, total_ms)} ms")
