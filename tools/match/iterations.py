@@ -316,17 +316,13 @@ def reply(search: Search) -> str:
     return "expected" if search.moves[-1] == exact[-1].pv[1] else "not expected"
 
 
-def borne_out(search: Search) -> list[bool]:
+def borne_out(search: Search) -> list[tuple[str, bool]]:
     """For each later depth whose first window failed, with Kogge's window around the last depth's
-    value and the same depth completed afterwards: whether the exact value lay beyond the side that
-    failed (the failure borne out), not inside the window or beyond its other side."""
-    return [held for _, held in borne_out_by_side(search)]
-
-
-def borne_out_by_side(search: Search) -> list[tuple[str, bool]]:
-    """`borne_out`, each with the side that failed ("high" or "low"): a parallel search's
-    spurious failures need not come evenly from both sides (a fail high ends a root's search at
-    its first move beyond the window, a fail low only after every move)."""
+    value and the same depth completed afterwards: the side that failed ("high" or "low"), and
+    whether the exact value lay beyond it (the failure borne out), not inside the window or beyond
+    its other side. The side is kept because a parallel search's spurious failures need not come
+    evenly from both (a fail high ends a root's search at its first move beyond the window, a fail
+    low only after every move)."""
     result = []
     lines = search.lines
     for i in range(1, len(lines)):
@@ -342,6 +338,11 @@ def borne_out_by_side(search: Search) -> list[tuple[str, bool]]:
         else:
             result.append(("high", after.cp >= before.cp + ASPIRATION_WINDOW))
     return result
+
+
+def not_borne_out(failures: list[tuple[str, bool]]) -> str:
+    """The share of `borne_out`'s failures that were not borne out."""
+    return share(sum(not held for _, held in failures), len(failures))
 
 
 def failed_time(search: Search) -> tuple[int, int]:
@@ -394,7 +395,7 @@ def report(name: str, searches: list[Search]) -> str:
             if i > 0 and search.lines[i - 1].bound == "exact" and search.lines[i - 1].ms >= LATE_MS:
                 late += 1
                 late_failed += line.bound != "exact"
-        confirmed += borne_out_by_side(search)
+        confirmed += borne_out(search)
         f, t = failed_time(search)
         failed_ms += f
         total_ms += t
@@ -406,12 +407,8 @@ def report(name: str, searches: list[Search]) -> str:
     out.append(f"  later depths' first window failed: {share(later_failed, later)}")
     out.append(
         "  of those, with the depth completed after, not borne out (its value not beyond the side that failed): "
-        + share(sum(not held for _, held in confirmed), len(confirmed))
-        + "; "
-        + "; ".join(
-            f"failed {side} {share(sum(not held for s, held in confirmed if s == side), sum(s == side for s, _ in confirmed))}"
-            for side in ("high", "low")
-        )
+        + "; ".join([not_borne_out(confirmed)]
+                    + [f"failed {side} {not_borne_out([c for c in confirmed if c[0] == side])}" for side in ("high", "low")])
     )
     out.append(f"  windows opened after {LATE_MS} ms failed: {share(late_failed, late)}")
     out.append(f"  reported time in failed windows: {share(failed_ms, total_ms)} ms")

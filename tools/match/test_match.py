@@ -445,8 +445,7 @@ class IterationsTest(unittest.TestCase):
             line(8, "upper", 0), line(8, "exact", 40),  # beyond the other side: not borne out
             line(9, "upper", 0),  # not completed: not counted
         ])
-        self.assertEqual(iterations.borne_out(search), [False, True, False])
-        self.assertEqual(iterations.borne_out_by_side(search), [("low", False), ("high", True), ("low", False)])
+        self.assertEqual(iterations.borne_out(search), [("low", False), ("high", True), ("low", False)])
         # Below depth 5 Kogge searches without a window; a mate score is not compared.
         shallow = iterations.Search("1", (), [line(3, "exact", 0), line(4, "upper", -50), line(4, "exact", 0)])
         self.assertEqual(iterations.borne_out(shallow), [])
