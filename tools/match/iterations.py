@@ -17,9 +17,10 @@ not from a principal variation). Per engine this prints:
 - of those failures, how many the same depth's exact value, once found, did not bear out: it
   was not beyond the side of the window that failed (Kogge's window: the last depth's value
   ± 18 cp, from depth 5), the instability of a pruned search under a narrow window;
-- how often a window opened after 1 s failed: Kogge's CPU search reports a failed window only
-  after its first second (so that a GUI is not flooded), so only these windows compare it with an
-  engine that reports every one;
+- how often a window opened after 1 s failed: until the eighty-fourth session Kogge's CPU search
+  reported a failed window only after its first second (so that a GUI was not flooded), so only
+  these windows compare its older logs with an engine that reports every one (its GPU search,
+  and the CPU search since);
 - by part of the game and by whether the opponent's reply was the expected one, the deepest depth
   the searches completed and their time a move: a search after an unexpected reply starts from a
   colder table, and the sixty-seventh session found the GPU's depth falling twice as far there
@@ -591,8 +592,8 @@ def against_before(searches: list[Search]) -> str:
             window = {"exact": "held", "lower": "failed high", "upper": "failed low"}[search.lines[0].bound]
             groups.setdefault(f"not expected, first window {window}", []).append(done - before)
     kinds = ["expected", "not expected"]
-    # An engine that reports no failed first window (Kogge's CPU search, before its first second)
-    # is not split by it: all its searches would count as held.
+    # An engine that reports no failed first window (Kogge's CPU search before its first second,
+    # until the eighty-fourth session) is not split by it: all its searches would count as held.
     if any(k in groups for k in ("not expected, first window failed high", "not expected, first window failed low")):
         kinds += ["not expected, first window held", "not expected, first window failed high",
                   "not expected, first window failed low"]

@@ -1,6 +1,6 @@
 use super::*;
 use kogge_chess::Board;
-use kogge_search::{DisplayValue, Report};
+use kogge_search::{Bound, DisplayValue, Report};
 use std::sync::Mutex;
 
 fn search(fen: &str, limits: Limits, threads: usize) -> SearchResult {
@@ -326,4 +326,41 @@ fn speculating_at_all_nodes_shortens_the_span_and_counts_its_mistakes() {
         deep_only.span.nodes >= speculates.span.nodes && deep_only.span.nodes <= waits.span.nodes,
         "{deep_only:?}"
     );
+}
+
+#[test]
+fn aspiration_failures_are_reported_in_short_searches() {
+    // WAC 1: the knight sacrifice's gain shows at depth 6, past the first windows, so that the
+    // window around depth 5's value fails high several times in a search of a few milliseconds.
+    let mut s = CpuSearch::new(16, 1);
+    let reports = Mutex::new(Vec::new());
+    let sink = |r: Report| reports.lock().unwrap().push(r);
+    let pos = GamePosition::new(
+        Board::from_fen("2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1").unwrap(),
+    );
+    s.search(&pos, &Limits::depth(8), &SearchControl::new(), &sink);
+    let infos: Vec<_> = reports
+        .into_inner()
+        .unwrap()
+        .into_iter()
+        .filter_map(|r| match r {
+            Report::Pv(i) => Some(i),
+            _ => None,
+        })
+        .collect();
+    let bounds: Vec<_> = infos.iter().filter(|i| i.bound != Bound::Exact).collect();
+    assert!(
+        bounds.iter().any(|i| i.bound == Bound::Lower),
+        "no failure high reported: {infos:?}"
+    );
+    // Each failure is followed, at its depth, by the exact line the re-search found.
+    for b in &bounds {
+        assert!(
+            infos
+                .iter()
+                .any(|i| i.depth == b.depth && i.bound == Bound::Exact),
+            "depth {} failed but never completed: {infos:?}",
+            b.depth
+        );
+    }
 }

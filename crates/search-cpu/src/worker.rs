@@ -10,7 +10,6 @@ use kogge_search::{
     Bound, Info, InfoSink, Limits, MATE, MAX_PLY, Report, SearchControl, TimeManager, Value,
 };
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::time::Duration;
 
 /// Larger than any value a search returns.
 pub const INFINITE: Value = MATE + 1;
@@ -396,10 +395,14 @@ impl<'a, 'b> Worker<'a, 'b> {
         )));
     }
 
-    /// Aspiration failures are worth showing only in long searches, where a GUI would
-    /// otherwise show nothing for a while.
+    /// Every aspiration failure of the main thread is reported, as the GPU search reports its
+    /// own: the two engines' logs then show their windows alike, and `tools/match/iterations.py`
+    /// compares how often each fails in games. (Until the eighty-fourth session only failures
+    /// after the first second were, so that a GUI would not be shown many short-lived bounds; a
+    /// game's searches of a fifth of a second then showed none.) A helper's failures are not the
+    /// search's.
     fn report_bound(&self, depth: i32, line_index: usize, value: Value, bound: Bound) {
-        if self.is_main() && self.shared.time.elapsed() >= Duration::from_secs(1) {
+        if self.is_main() {
             let pv = self.root_pv();
             self.sink
                 .report(Report::Pv(self.info(depth, line_index, value, bound, pv)));
