@@ -230,16 +230,17 @@ HEAVY_FN u64 attacked_squares(const Board *b, u32 by, u64 occ) {
     return a;
 }
 
-/* The type of the piece on sq_bit (PAWN for an empty square), a bit of it at a time: bit 0 is set
- * for knights, rooks and kings (1, 3, 5), bit 1 for bishops and rooks (2, 3), bit 2 for queens
- * and kings (4, 5). Three independent tests where a loop over the types took five dependent
- * ones (Nsight Compute had the loop at 4% of the search's instructions). */
 /* PIECE_TYPE_FN: inlined by default; out of line (`-DPIECE_TYPE_FN=NOINLINE_FN`) it cost one
  * worker 4.7% at depth 12 (twentieth session), to be timed again at game depths with many
  * workers, where the search waits for instructions (eighty-fifth session). */
 #ifndef PIECE_TYPE_FN
 #define PIECE_TYPE_FN DEVICE_FN
 #endif
+
+/* The type of the piece on sq_bit (PAWN for an empty square), a bit of it at a time: bit 0 is set
+ * for knights, rooks and kings (1, 3, 5), bit 1 for bishops and rooks (2, 3), bit 2 for queens
+ * and kings (4, 5). Three independent tests where a loop over the types took five dependent
+ * ones (Nsight Compute had the loop at 4% of the search's instructions). */
 PIECE_TYPE_FN u32 piece_type_on(const Board *b, u64 sq_bit) {
     u64 b0 = b->pieces[KNIGHT] | b->pieces[ROOK] | b->pieces[KING];
     u64 b1 = b->pieces[BISHOP] | b->pieces[ROOK];
