@@ -51,11 +51,12 @@ DEVICE_FN u64 file_attacks(const GLOBAL u64 *t, u32 sq, u64 occ) {
 }
 
 /* LOOKUP_FN marks rook_from and bishop_from, inlined at each of their calls by default. Out of
- * line (`-DLOOKUP_FN=NOINLINE_FN`: 8,104 instead of 8,496 instructions in the search kernel)
- * they cost one worker 6-7% at depth 12 and gained nothing measurable at 264 or 2,112 workers
- * there (fiftieth, sixtieth sessions); at game depths, where 2,112 workers wait 23-25 cycles an
- * issued instruction for instructions against 1-3 at depth 12 (eighty-fifth session), they are
- * to be timed again. */
+ * line (`-DLOOKUP_FN=NOINLINE_FN`: 8,104 instead of 8,496 instructions in the search kernel,
+ * 126.6 KiB: under the H200's 128 KiB instruction cache) they cost one worker 6-7% at depth 12
+ * and gained no nodes a second at game depths: +0.1% [-2.2, +2.3] at 264 workers to depth 19,
+ * +1.5% [-8.3, +11.3] at 2,112 to depth 17 (eighty-sixth session). The code the search runs most
+ * is some 57 KiB, twice the 32 KiB a multiprocessor runs at full speed; one copy of these saves
+ * too little. */
 #ifndef LOOKUP_FN
 #define LOOKUP_FN DEVICE_FN
 #endif
