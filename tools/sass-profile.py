@@ -10,8 +10,9 @@ cubin must be the one that ran: the same source, defines and NVRTC version.
 Usage: tools/sass-profile.py --csv pos3-sass.csv --cubin kernel-0.cubin --source kernel-0.cu
        [--kernel NAME] [--nvdisasm PATH] [--top 40]
 Prints how much distinct code the executions were spread over (the fewest instructions and
-128-byte lines making up 50%, 90% and 99% of them: what the instruction caches must hold), then
-the functions and the source lines with the most warp instructions executed, with the thread
+128-byte lines making up 50%, 90% and 99% of them: what the instruction caches must hold), the
+functions that 90% was written in (with their instructions and those that ran), then the
+functions and the source lines with the most warp instructions executed, with the thread
 instructions (lanes doing work), the stall samples and the main stall reasons.
 
 Without --csv (--kernel then required) it prints the static size instead: instructions by the
@@ -166,6 +167,29 @@ def hot_footprint(executed, shares=(0.5, 0.9, 0.99), line_bytes=128):
     return rows
 
 
+def hot_by_function(executed, funcs, share=0.9):
+    """Where the hot code is: for each function (`funcs[i]` names the function instruction i was
+    compiled from, inlined code counting where it was written; `executed[i]` its executions),
+    its instructions, those that ran, and those among the fewest instructions whose executions
+    make up `share` of all (hot_footprint's set). Returns {function: (instructions, ran, hot)}.
+    A function's hot count, not its share of the executions, is what it takes of the instruction
+    caches: code that runs once a node costs as much room as a loop's body."""
+    total = sum(executed)
+    hot, got = set(), 0.0
+    for i in sorted(range(len(executed)), key=lambda i: -executed[i]):
+        if got >= share * total:
+            break
+        hot.add(i)
+        got += executed[i]
+    out = defaultdict(lambda: [0, 0, 0])
+    for i, (n, func) in enumerate(zip(executed, funcs)):
+        row = out[func]
+        row[0] += 1
+        row[1] += n > 0
+        row[2] += i in hot
+    return {f: tuple(r) for f, r in out.items()}
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--csv", help="ncu's SASS page; without it, the static size")
@@ -213,6 +237,15 @@ def main():
         what = "all that ran" if share == 1.0 else f"{share:.0%} of executions"
         print(f"  {what:>18}: {insns} instructions ({16 * insns / 1024:.1f} KiB), "
               f"{lines_hot} lines ({128 * lines_hot / 1024:.1f} KiB)")
+
+    executions = [num(r.get("Instructions Executed", "0")) for r in rows]
+    hot = hot_by_function(executions, [describe(line, *lines)[0] for _, line, _ in sass])
+    hot_total = sum(h for _, _, h in hot.values())
+    print(f"\nthe {hot_total} instructions making up 90% of the executions, by function "
+          "(instructions / ran / hot):")
+    listed = sorted(hot.items(), key=lambda kv: -kv[1][2])[: args.top]
+    for k in range(0, len(listed), 3):
+        print("  " + "".join(f"{f[:26]:26} {n:5} {r:5} {h:5}    " for f, (n, r, h) in listed[k:k + 3]).rstrip())
 
     def reasons(d):
         top = sorted(((d[c], c[6:]) for c in stall_cols), reverse=True)[:3]
