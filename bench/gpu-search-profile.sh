@@ -35,6 +35,12 @@ export KOGGE_CUDA_DUMP="$OUT/dump"
 "$NCU" --kernel-name regex:search_slice --launch-skip "$SKIP" --launch-count 1 --set full --import-source yes -f \
     -o "$OUT/search" "$KOGGE" benchsmp --backend cuda --depth "$DEPTH" --workers "$WORKERS" \
     --mode "$MODE" --positions bench --count "$COUNT" >"$OUT/run.txt" 2>&1 || { tail -20 "$OUT/run.txt"; exit 1; }
+# A run of fewer launches than SKIP profiles nothing, and ncu still exits 0 (the eighty-sixth
+# session's depth-17 and -19 runs of one position: a deep run has about 100 launches a position).
+if grep -q "No kernels were profiled" "$OUT/run.txt"; then
+    echo "no search_slice launch after the first $SKIP: the run had fewer; lower SKIP or raise COUNT" >&2
+    exit 1
+fi
 "$NCU" -i "$OUT/search.ncu-rep" --page details >"$OUT/details.txt" 2>&1
 "$NCU" -i "$OUT/search.ncu-rep" --page source --csv --print-source sass >"$OUT/sass.csv" 2>&1
 grep -E "Duration|Executed Ipc Active|Registers Per|Warp Cycles Per Issued|Avg. Active Threads Per Warp|Executed Instructions  " \
