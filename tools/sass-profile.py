@@ -140,6 +140,18 @@ def static_size(sass, lines, args):
         print(f"{line:5} {n:6}  {describe(line, *lines)[1][:90]}")
 
 
+def hottest(counts, share):
+    """The indices of the fewest `counts` (executions) whose sum makes up `share` of all, most
+    executed first; never one that did not run."""
+    need, got, chosen = share * sum(counts), 0.0, []
+    for i in sorted(range(len(counts)), key=lambda i: -counts[i]):
+        if got >= need or counts[i] <= 0:
+            break
+        chosen.append(i)
+        got += counts[i]
+    return chosen
+
+
 def hot_footprint(executed, shares=(0.5, 0.9, 0.99), line_bytes=128):
     """How much distinct code the executions were spread over: for each share, the fewest
     instructions and the fewest `line_bytes` cache lines whose executions make up that share of
@@ -148,22 +160,12 @@ def hot_footprint(executed, shares=(0.5, 0.9, 0.99), line_bytes=128):
     that ran at all. With several workers an SM, each running its own part of the kernel, the
     instruction caches (about 32 KB at full speed, PERFORMANCE.md) hold the hot code only if it
     is small, so this says how far a hot path is from fitting."""
-    total = sum(n for _, n in executed)
     by_line = defaultdict(float)
     for off, n in executed:
         by_line[off // line_bytes] += n
-
-    def fewest(counts, share):
-        need, got = share * total, 0.0
-        for k, n in enumerate(sorted(counts, reverse=True)):
-            if got >= need:
-                return k
-            got += n
-        return len([n for n in counts if n > 0])
-
-    insns = [n for _, n in executed]
-    rows = [(share, fewest(insns, share), fewest(list(by_line.values()), share)) for share in shares]
-    rows.append((1.0, sum(1 for n in insns if n > 0), sum(1 for n in by_line.values() if n > 0)))
+    insns, lines = [n for _, n in executed], list(by_line.values())
+    rows = [(share, len(hottest(insns, share)), len(hottest(lines, share))) for share in shares]
+    rows.append((1.0, sum(1 for n in insns if n > 0), sum(1 for n in lines if n > 0)))
     return rows
 
 
@@ -171,16 +173,10 @@ def hot_by_function(executed, funcs, share=0.9):
     """Where the hot code is: for each function (`funcs[i]` names the function instruction i was
     compiled from, inlined code counting where it was written; `executed[i]` its executions),
     its instructions, those that ran, and those among the fewest instructions whose executions
-    make up `share` of all (hot_footprint's set). Returns {function: (instructions, ran, hot)}.
-    A function's hot count, not its share of the executions, is what it takes of the instruction
+    make up `share` of all (`hottest`, the set hot_footprint counts). Returns {function:
+    (instructions, ran, hot)}. A function's hot count, not its share of the executions, is what it takes of the instruction
     caches: code that runs once a node costs as much room as a loop's body."""
-    total = sum(executed)
-    hot, got = set(), 0.0
-    for i in sorted(range(len(executed)), key=lambda i: -executed[i]):
-        if got >= share * total:
-            break
-        hot.add(i)
-        got += executed[i]
+    hot = set(hottest(executed, share))
     out = defaultdict(lambda: [0, 0, 0])
     for i, (n, func) in enumerate(zip(executed, funcs)):
         row = out[func]

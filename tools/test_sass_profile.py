@@ -30,7 +30,6 @@ class HotFootprint(unittest.TestCase):
         self.assertEqual(rows[1], (1.0, 2, 2))
 
 
-
 class HotByFunction(unittest.TestCase):
     def test_hot_instructions_counted_where_they_were_written(self):
         # f: a hot loop of two instructions and one cold; g: one instruction run often, one never.
@@ -42,6 +41,7 @@ class HotByFunction(unittest.TestCase):
         # 50% (65.5): f's loop alone.
         self.assertEqual(sass_profile.hot_by_function(executed, funcs, share=0.5),
                          {"f": (3, 3, 2), "g": (2, 1, 0)})
+
 
 if __name__ == "__main__":
     unittest.main()
