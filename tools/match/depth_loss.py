@@ -9,7 +9,15 @@ ones, while at the same depth the two engines' moves lost alike. This prints the
 showed it: per band, each engine's mean depth, mean seconds, mean loss and share of shallow
 moves; per depth, each engine's mean loss and moves.
 
-    python3 tools/match/depth_loss.py moves.json [more.json ...] [--shallow 16] [--last-move 60]
+    python3 tools/match/depth_loss.py moves.json [more.json ...] [--shallow 16] [--last-move 60] \
+        [--gap ENGINE [--min-moves 100]]
+
+With `--gap ENGINE` it also prints ENGINE's loss less the other engine's at the same depth: the
+mean over the depths where each engine has at least `--min-moves` moves, each depth weighted by
+the smaller of the two counts (the eighty-seventh session's figure: what a depth of ENGINE's is
+worth against one of its opponent's, in games). A depth is a selection of positions: one below an
+engine's usual depth marks its harder positions, so compare engines of like median depth, or
+read the sign against the medians.
 
 Moves whose comment gives no depth count in no row. The losses are quality.py's (its values
 already capped, decided positions left out).
@@ -94,14 +102,59 @@ def by_depth(moves: list[Move], last_move: int) -> str:
     return "\n".join(lines)
 
 
+@dataclass(frozen=True)
+class DepthGap:
+    gap: float  # mean loss of the engine less its opponent's, cp, weighted over the depths
+    weight: int  # the weights' sum: the smaller count of each depth used
+    depths: list[tuple[int, float, int]]  # (depth, gap, weight) of each depth used
+
+
+def equal_depth_gap(moves: list[Move], engine: str, last_move: int, min_moves: int) -> DepthGap | None:
+    """`engine`'s mean loss less its one opponent's at equal reported depth (moves 1 to
+    `last_move`), over the depths where both have `min_moves` or more, each weighted by the smaller
+    count; None where no depth qualifies or the moves are not of exactly two engines."""
+    engines = sorted({m.engine for m in moves})
+    if engine not in engines or len(engines) != 2:
+        return None
+    other = engines[1] if engines[0] == engine else engines[0]
+    counted = [m for m in moves if m.number <= last_move]
+    rows = []
+    for depth in sorted({m.depth for m in counted}):
+        mine = [m.loss for m in counted if m.engine == engine and m.depth == depth]
+        theirs = [m.loss for m in counted if m.engine == other and m.depth == depth]
+        if len(mine) >= min_moves and len(theirs) >= min_moves:
+            rows.append((depth, statistics.mean(mine) - statistics.mean(theirs), min(len(mine), len(theirs))))
+    if not rows:
+        return None
+    weight = sum(w for _, _, w in rows)
+    return DepthGap(gap=sum(g * w for _, g, w in rows) / weight, weight=weight, depths=rows)
+
+
+def gap_line(engine: str, gap: DepthGap | None, min_moves: int) -> str:
+    """equal_depth_gap's result as one line."""
+    if gap is None:
+        return f"{engine} at equal depth: no depth with {min_moves} moves or more of each of two engines"
+    low, high = gap.depths[0][0], gap.depths[-1][0]
+    return (
+        f"{engine} minus its opponent at equal depth: {gap.gap:+.1f} cp a move "
+        f"(depths {low}-{high} with {min_moves}+ moves each, weight {gap.weight})"
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("json", type=Path, nargs="+", help="files written by quality.py --json")
     parser.add_argument("--shallow", type=int, default=16, help="depth counted as shallow (default 16)")
     parser.add_argument("--last-move", type=int, default=60, help="last move number counted (default 60)")
+    parser.add_argument("--gap", metavar="ENGINE", help="also print ENGINE's loss less its opponent's at equal depth")
+    parser.add_argument(
+        "--min-moves", type=int, default=100, help="moves of each engine a depth needs for --gap (default 100)"
+    )
     args = parser.parse_args(argv)
     if args.last_move < 1:
         parser.error("--last-move must be at least 1")
+    if args.min_moves < 1:
+        parser.error("--min-moves must be at least 1")
     records: list[dict] = []
     for path in args.json:
         try:
@@ -116,6 +169,9 @@ def main(argv: list[str] | None = None) -> int:
     print(by_band(moves, args.shallow, args.last_move))
     print()
     print(by_depth(moves, args.last_move))
+    if args.gap:
+        print()
+        print(gap_line(args.gap, equal_depth_gap(moves, args.gap, args.last_move, args.min_moves), args.min_moves))
     return 0
 
 

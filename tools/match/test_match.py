@@ -240,6 +240,29 @@ class DepthLossTest(unittest.TestCase):
         # Move 14 (depth 16) and move 13 (depth 20) are past the last move counted.
         self.assertEqual(text.splitlines()[1:], ["15: c - | g 40.0 (1)", "18: c 20.0 (1) | g 10.0 (1)"])
 
+    def test_equal_depth_gap_weights_shared_depths_by_the_smaller_count(self):
+        records = [
+            {"engine": e, "number": 5, "loss": loss, "comment": f"+0.00/{depth} 0.100s"}
+            for e, depth, loss in [
+                ("g", 18, 30), ("g", 18, 10), ("g", 18, 20),  # g at 18: mean 20, 3 moves
+                ("c", 18, 12), ("c", 18, 8),  # c at 18: mean 10, 2 moves -> weight 2, gap +10
+                ("g", 19, 5), ("g", 19, 5),  # g at 19: mean 5
+                ("c", 19, 10), ("c", 19, 10), ("c", 19, 10),  # c at 19: 10 -> weight 2, gap -5
+                ("g", 20, 99), ("c", 21, 0), ("c", 21, 0),  # one side only: left out
+            ]
+        ]
+        moves = depth_loss.read_moves(records)
+        gap = depth_loss.equal_depth_gap(moves, "g", last_move=60, min_moves=2)
+        self.assertEqual(gap.depths, [(18, 10.0, 2), (19, -5.0, 2)])
+        self.assertAlmostEqual(gap.gap, 2.5)
+        self.assertEqual(gap.weight, 4)
+        self.assertAlmostEqual(depth_loss.equal_depth_gap(moves, "c", last_move=60, min_moves=2).gap, -2.5)
+        self.assertIn("+2.5 cp a move (depths 18-19", depth_loss.gap_line("g", gap, 2))
+        # Too few moves at every depth, or an engine not in the games: no figure.
+        self.assertIsNone(depth_loss.equal_depth_gap(moves, "g", last_move=60, min_moves=3))
+        self.assertIsNone(depth_loss.equal_depth_gap(moves, "x", last_move=60, min_moves=1))
+        self.assertIn("no depth", depth_loss.gap_line("g", None, 3))
+
 
 def _uci(pid: int, direction: str, text: str) -> str:
     """A python-chess debug line of the harness's log."""
