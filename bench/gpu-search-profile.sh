@@ -44,8 +44,11 @@ if grep -q "No kernels were profiled" "$OUT/run.txt"; then
 fi
 "$NCU" -i "$OUT/search.ncu-rep" --page details >"$OUT/details.txt" 2>&1
 "$NCU" -i "$OUT/search.ncu-rep" --page source --csv --print-source sass >"$OUT/sass.csv" 2>&1
-grep -E "Duration|Executed Ipc Active|Registers Per|Warp Cycles Per Issued|Avg. Active Threads Per Warp|Executed Instructions  " \
-    "$OUT/details.txt" | head -8 || true
+# Achieved active warps: a launch where many workers have left (an iteration's end) shows fewer
+# than the workers an SM, and its cycles an instruction are not those of a full launch (the
+# eighty-seventh session's lean launch 401).
+grep -E "Duration|Executed Ipc Active|Registers Per|Warp Cycles Per Issued|Avg. Active Threads Per Warp|Executed Instructions  |Achieved Active Warps Per SM" \
+    "$OUT/details.txt" | head -9 || true
 
 # The module holding search_slice (the dump numbers modules as they were compiled).
 source_file=$(grep -l "search_slice" "$OUT"/dump/*.cu | head -1)
