@@ -15,7 +15,8 @@ moves; per depth, each engine's mean loss and moves.
 With `--gap ENGINE` it also prints ENGINE's loss less the other engine's at the same depth: the
 mean over the depths where each engine has at least `--min-moves` moves, each depth weighted by
 the smaller of the two counts (the eighty-seventh session's figure: what a depth of ENGINE's is
-worth against one of its opponent's, in games). A depth is a selection of positions: one below an
+worth against one of its opponent's, in games), with a 95% interval from the games resampled
+(a game's moves are not independent). A depth is a selection of positions: one below an
 engine's usual depth marks its harder positions, so compare engines of like median depth, or
 read the sign against the medians.
 
@@ -26,7 +27,9 @@ already capped, decided positions left out).
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
+import random
 import statistics
 import sys
 from dataclasses import dataclass
@@ -44,10 +47,12 @@ class Move:
     depth: int
     seconds: float
     loss: int
+    game: tuple[int, int] = (0, 0)  # (the file it came from, its game there): the unit resampled
 
 
-def read_moves(records: list[dict]) -> list[Move]:
-    """The judged moves with a depth in their comment, from quality.py's records."""
+def read_moves(records: list[dict], source: int = 0) -> list[Move]:
+    """The judged moves with a depth in their comment, from quality.py's records (of file number
+    `source`, which keeps games of different files apart)."""
     moves = []
     for record in records:
         found = COMMENT.match((record.get("comment") or "").strip())
@@ -60,6 +65,7 @@ def read_moves(records: list[dict]) -> list[Move]:
                 depth=int(found["depth"]),
                 seconds=float(found["seconds"]),
                 loss=int(record["loss"]),
+                game=(source, int(record.get("game", 0))),
             )
         )
     return moves
@@ -107,6 +113,7 @@ class DepthGap:
     gap: float  # mean loss of the engine less its opponent's, cp, weighted over the depths
     weight: int  # the weights' sum: the smaller count of each depth used
     depths: list[tuple[int, float, int]]  # (depth, gap, weight) of each depth used
+    interval: tuple[float, float] | None = None  # 95%, games resampled (gap_interval)
 
 
 def equal_depth_gap(moves: list[Move], engine: str, last_move: int, min_moves: int) -> DepthGap | None:
@@ -130,13 +137,51 @@ def equal_depth_gap(moves: list[Move], engine: str, last_move: int, min_moves: i
     return DepthGap(gap=sum(g * w for _, g, w in rows) / weight, weight=weight, depths=rows)
 
 
+def gap_interval(
+    moves: list[Move], gap: DepthGap, engine: str, last_move: int, resamples: int = 1000, seed: int = 1
+) -> tuple[float, float]:
+    """A 95% interval for `gap` (equal_depth_gap's, on `moves`): the games drawn again with
+    replacement `resamples` times and the gap computed again over the same depths and weights.
+    Games, not moves, are the unit: a game's moves are not independent. Percentile bootstrap,
+    seeded, so a run repeats."""
+    weights = {depth: weight for depth, _, weight in gap.depths}
+    # Per game: each depth's loss sum and count for the engine and for its opponent.
+    per_game: dict[tuple[int, int], dict[tuple[int, bool], list[int]]] = {}
+    for m in moves:
+        if m.number <= last_move and m.depth in weights:
+            cell = per_game.setdefault(m.game, {}).setdefault((m.depth, m.engine == engine), [0, 0])
+            cell[0] += m.loss
+            cell[1] += 1
+    games = list(per_game.values())
+    rng = random.Random(seed)
+    gaps = []
+    for _ in range(resamples):
+        sums: dict[tuple[int, bool], list[int]] = {}
+        for game in rng.choices(games, k=len(games)):
+            for key, (total, count) in game.items():
+                cell = sums.setdefault(key, [0, 0])
+                cell[0] += total
+                cell[1] += count
+        num = den = 0.0
+        for depth, weight in weights.items():
+            mine, theirs = sums.get((depth, True)), sums.get((depth, False))
+            if mine and theirs:
+                num += weight * (mine[0] / mine[1] - theirs[0] / theirs[1])
+                den += weight
+        if den:
+            gaps.append(num / den)
+    gaps.sort()
+    return gaps[int(0.025 * (len(gaps) - 1))], gaps[int(round(0.975 * (len(gaps) - 1)))]
+
+
 def gap_line(engine: str, gap: DepthGap | None, min_moves: int) -> str:
     """equal_depth_gap's result as one line."""
     if gap is None:
         return f"{engine} at equal depth: no depth with {min_moves} moves or more of each of two engines"
     low, high = gap.depths[0][0], gap.depths[-1][0]
+    interval = f" [{gap.interval[0]:+.1f}, {gap.interval[1]:+.1f}] (95%, games resampled)" if gap.interval else ""
     return (
-        f"{engine} minus its opponent at equal depth: {gap.gap:+.1f} cp a move "
+        f"{engine} minus its opponent at equal depth: {gap.gap:+.1f} cp a move{interval} "
         f"(depths {low}-{high} with {min_moves}+ moves each, weight {gap.weight})"
     )
 
@@ -155,14 +200,13 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--last-move must be at least 1")
     if args.min_moves < 1:
         parser.error("--min-moves must be at least 1")
-    records: list[dict] = []
-    for path in args.json:
+    moves: list[Move] = []
+    for source, path in enumerate(args.json):
         try:
-            records.extend(json.loads(path.read_text())["moves"])
+            moves.extend(read_moves(json.loads(path.read_text())["moves"], source))
         except (OSError, ValueError, KeyError, TypeError) as err:
             print(f"depth_loss.py: cannot read {path}: {err}", file=sys.stderr)
             return 1
-    moves = read_moves(records)
     if not moves:
         print("depth_loss.py: no judged move with a depth", file=sys.stderr)
         return 1
@@ -171,7 +215,10 @@ def main(argv: list[str] | None = None) -> int:
     print(by_depth(moves, args.last_move))
     if args.gap:
         print()
-        print(gap_line(args.gap, equal_depth_gap(moves, args.gap, args.last_move, args.min_moves), args.min_moves))
+        gap = equal_depth_gap(moves, args.gap, args.last_move, args.min_moves)
+        if gap is not None:
+            gap = dataclasses.replace(gap, interval=gap_interval(moves, gap, args.gap, args.last_move))
+        print(gap_line(args.gap, gap, args.min_moves))
     return 0
 
 

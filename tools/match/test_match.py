@@ -263,6 +263,31 @@ class DepthLossTest(unittest.TestCase):
         self.assertIsNone(depth_loss.equal_depth_gap(moves, "x", last_move=60, min_moves=1))
         self.assertIn("no depth", depth_loss.gap_line("g", None, 3))
 
+    def test_gap_interval_resamples_games(self):
+        def game(number, g_loss, c_loss):
+            return [
+                {"engine": e, "number": 5, "loss": loss, "comment": "+0.00/18 0.100s", "game": number}
+                for e, loss in [("g", g_loss), ("g", g_loss), ("c", c_loss), ("c", c_loss)]
+            ]
+
+        # Every game alike: any draw of the games gives the same gap, so the interval is a point.
+        same = depth_loss.read_moves(game(1, 20, 10) + game(2, 20, 10) + game(3, 20, 10))
+        gap = depth_loss.equal_depth_gap(same, "g", last_move=60, min_moves=2)
+        self.assertEqual(depth_loss.gap_interval(same, gap, "g", last_move=60, resamples=50), (10.0, 10.0))
+        # Games that differ: the interval holds the gap and has width; the same seed repeats it.
+        mixed = depth_loss.read_moves(game(1, 30, 10) + game(2, 10, 10) + game(3, 20, 15) + game(4, 25, 5))
+        gap = depth_loss.equal_depth_gap(mixed, "g", last_move=60, min_moves=2)
+        low, high = depth_loss.gap_interval(mixed, gap, "g", last_move=60, resamples=400)
+        self.assertLess(low, gap.gap)
+        self.assertLess(gap.gap, high)
+        self.assertEqual((low, high), depth_loss.gap_interval(mixed, gap, "g", last_move=60, resamples=400))
+        # Games of different files are apart even where their numbers agree.
+        two_files = depth_loss.read_moves(game(1, 30, 10), source=0)
+        two_files += depth_loss.read_moves(game(1, 10, 10), source=1)
+        self.assertEqual(len({m.game for m in two_files}), 2)
+        line = depth_loss.gap_line("g", dataclasses.replace(gap, interval=(low, high)), 2)
+        self.assertIn("(95%, games resampled)", line)
+
 
 def _uci(pid: int, direction: str, text: str) -> str:
     """A python-chess debug line of the harness's log."""
