@@ -116,21 +116,57 @@ class DepthGap:
     interval: tuple[float, float] | None = None  # 95%, games resampled (gap_interval)
 
 
+# Loss sums and counts keyed by (depth, whether the move is the engine's, not its opponent's).
+Sums = dict[tuple[int, bool], list[int]]
+
+
+def sums_by_game(moves: list[Move], engine: str, last_move: int) -> dict[tuple[int, int], Sums]:
+    """Each game's loss sums and counts by depth and side, moves 1 to `last_move`."""
+    per_game: dict[tuple[int, int], Sums] = {}
+    for m in moves:
+        if m.number <= last_move:
+            cell = per_game.setdefault(m.game, {}).setdefault((m.depth, m.engine == engine), [0, 0])
+            cell[0] += m.loss
+            cell[1] += 1
+    return per_game
+
+
+def pooled(games: list[Sums]) -> Sums:
+    """The games' sums and counts added up."""
+    total: Sums = {}
+    for game in games:
+        for key, (loss, count) in game.items():
+            cell = total.setdefault(key, [0, 0])
+            cell[0] += loss
+            cell[1] += count
+    return total
+
+
+def weighted_gap(sums: Sums, weights: dict[int, int]) -> float | None:
+    """The engine's mean loss less its opponent's, averaged over the depths by `weights`; a depth
+    one side lacks (in a resample) is left out; None where none is left."""
+    num = den = 0.0
+    for depth, weight in weights.items():
+        mine, theirs = sums.get((depth, True)), sums.get((depth, False))
+        if mine and theirs:
+            num += weight * (mine[0] / mine[1] - theirs[0] / theirs[1])
+            den += weight
+    return num / den if den else None
+
+
 def equal_depth_gap(moves: list[Move], engine: str, last_move: int, min_moves: int) -> DepthGap | None:
     """`engine`'s mean loss less its one opponent's at equal reported depth (moves 1 to
     `last_move`), over the depths where both have `min_moves` or more, each weighted by the smaller
     count; None where no depth qualifies or the moves are not of exactly two engines."""
-    engines = sorted({m.engine for m in moves})
+    engines = {m.engine for m in moves}
     if engine not in engines or len(engines) != 2:
         return None
-    other = engines[1] if engines[0] == engine else engines[0]
-    counted = [m for m in moves if m.number <= last_move]
+    sums = pooled(list(sums_by_game(moves, engine, last_move).values()))
     rows = []
-    for depth in sorted({m.depth for m in counted}):
-        mine = [m.loss for m in counted if m.engine == engine and m.depth == depth]
-        theirs = [m.loss for m in counted if m.engine == other and m.depth == depth]
-        if len(mine) >= min_moves and len(theirs) >= min_moves:
-            rows.append((depth, statistics.mean(mine) - statistics.mean(theirs), min(len(mine), len(theirs))))
+    for depth in sorted({depth for depth, _ in sums}):
+        mine, theirs = sums.get((depth, True)), sums.get((depth, False))
+        if mine and theirs and mine[1] >= min_moves and theirs[1] >= min_moves:
+            rows.append((depth, mine[0] / mine[1] - theirs[0] / theirs[1], min(mine[1], theirs[1])))
     if not rows:
         return None
     weight = sum(w for _, _, w in rows)
@@ -145,33 +181,15 @@ def gap_interval(
     Games, not moves, are the unit: a game's moves are not independent. Percentile bootstrap,
     seeded, so a run repeats."""
     weights = {depth: weight for depth, _, weight in gap.depths}
-    # Per game: each depth's loss sum and count for the engine and for its opponent.
-    per_game: dict[tuple[int, int], dict[tuple[int, bool], list[int]]] = {}
-    for m in moves:
-        if m.number <= last_move and m.depth in weights:
-            cell = per_game.setdefault(m.game, {}).setdefault((m.depth, m.engine == engine), [0, 0])
-            cell[0] += m.loss
-            cell[1] += 1
-    games = list(per_game.values())
+    games = list(sums_by_game(moves, engine, last_move).values())
     rng = random.Random(seed)
-    gaps = []
-    for _ in range(resamples):
-        sums: dict[tuple[int, bool], list[int]] = {}
-        for game in rng.choices(games, k=len(games)):
-            for key, (total, count) in game.items():
-                cell = sums.setdefault(key, [0, 0])
-                cell[0] += total
-                cell[1] += count
-        num = den = 0.0
-        for depth, weight in weights.items():
-            mine, theirs = sums.get((depth, True)), sums.get((depth, False))
-            if mine and theirs:
-                num += weight * (mine[0] / mine[1] - theirs[0] / theirs[1])
-                den += weight
-        if den:
-            gaps.append(num / den)
-    gaps.sort()
-    return gaps[int(0.025 * (len(gaps) - 1))], gaps[int(round(0.975 * (len(gaps) - 1)))]
+    gaps = sorted(
+        g
+        for g in (weighted_gap(pooled(rng.choices(games, k=len(games))), weights) for _ in range(resamples))
+        if g is not None
+    )
+    last = len(gaps) - 1
+    return gaps[round(0.025 * last)], gaps[round(0.975 * last)]
 
 
 def gap_line(engine: str, gap: DepthGap | None, min_moves: int) -> str:
