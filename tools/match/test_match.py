@@ -38,6 +38,7 @@ import opening_moves
 import paired
 import quality
 import search_loss
+import shared_time
 import stability
 import trim_log
 from stats import Sprt, elo_estimate, format_elo
@@ -209,6 +210,51 @@ class DepthsTest(unittest.TestCase):
             "moves 1-20 / 21-40 / 41 on: mean depth 14.0 / 18.0 / -, median 0.200 / 0.400 / - s a move (1 / 1 / - moves)",
         )
         self.assertEqual(blunders.reported_depth("+0.00/31 0.300s, threefold repetition"), 31)
+
+
+class SharedTimeTest(unittest.TestCase):
+    # Two matches of "g" against "c" from two openings. After 1. e4 (opening one) both matches
+    # reach 1... e5 and 2. Nf3 by g at depth 16; the second match took twice as long on both.
+    # Opening two's 1... d5 took half as long in the second match; its 2... e6 there went a ply
+    # deeper, so it does not count, nor do c's moves (another engine).
+    @staticmethod
+    def game(fen: str, moves: str) -> str:
+        return f'[White "c"]\n[Black "g"]\n[Result "*"]\n[FEN "{fen}"]\n[SetUp "1"]\n\n{moves} *\n\n'
+
+    E4 = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+    D4 = "rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 1"
+    FIRST = (
+        game(E4, "1... e5 { +0.00/16 0.200s } 2. Nf3 { +0.00/16 0.300s } 2... Nc6 { +0.00/16 0.100s }")
+        + game(D4, "1... d5 { +0.00/16 0.400s } 2. c4 { +0.00/16 0.300s } 2... e6 { +0.00/16 0.300s }")
+    )
+    SECOND = (
+        game(E4, "1... e5 { +0.00/16 0.400s } 2. Nf3 { +0.00/16 0.100s } 2... Nc6 { +0.00/16 0.200s }")
+        + game(D4, "1... d5 { +0.00/16 0.200s } 2. c4 { +0.00/16 0.300s } 2... e6 { +0.00/17 0.900s }")
+    )
+
+    def test_ratio_over_positions_both_matches_reached_at_one_depth(self):
+        first = shared_time.visits(self.FIRST, "g")
+        second = shared_time.visits(self.SECOND, "g")
+        self.assertEqual(len(first), 4)
+        groups = shared_time.log_ratios_by_opening(first, second)
+        # e4: 1... e5 (0.2 -> 0.4) and 2... Nc6 (0.1 -> 0.2); d4: 1... d5 (0.4 -> 0.2), not 2... e6.
+        self.assertEqual(sorted(len(g) for g in groups.values()), [1, 2])
+        result = shared_time.shared_time(first, second)
+        self.assertEqual((result.positions, result.openings), (3, 2))
+        self.assertAlmostEqual(result.ratio, math.exp(math.log(2) / 3))
+        low, high = result.interval
+        self.assertLessEqual(low, result.ratio)
+        self.assertGreaterEqual(high, result.ratio)
+        self.assertIn("3 positions in both matches (2 openings), time to the same depth second / first x1.260",
+                      shared_time.line("g", result))
+
+    def test_no_shared_position_gives_no_figure(self):
+        first = shared_time.visits(self.FIRST, "g")
+        self.assertIsNone(shared_time.shared_time(first, shared_time.visits(self.FIRST, "c")))
+        self.assertIn("no position", shared_time.line("g", None))
+        # One opening: a ratio, no interval.
+        one = shared_time.shared_time(first, shared_time.visits(self.SECOND.split("\n\n[White")[0], "g"))
+        self.assertIsNone(one.interval)
 
 
 class DepthLossTest(unittest.TestCase):
