@@ -1245,8 +1245,14 @@ restart:
              * checks are how mates at the horizon are found, and a sacrifice with check is how a
              * mate begins (WAC's 5rk1/n1p1R1bp/... mate in 3 was lost to SEE pruning with checks
              * included; the CPU search prunes those). A move the scan kept needs no test. */
+            /* A put-off move was tested when first met (DEFERRED_AS_MET, search_state.h). */
+#if DEFERRED_AS_MET
+            u32 tested = scan_kept | second_pass;
+#else
+            u32 tested = scan_kept;
+#endif
             u32 prunable =
-                scan_kept ? 0u : is_prunable(&cur, lines, &f, ply, m, quiet, by_clean_rank ? entry >> 24 : f.quiets);
+                tested ? 0u : is_prunable(&cur, lines, &f, ply, m, quiet, by_clean_rank ? entry >> 24 : f.quiets);
             scan_kept = 0;
             /* A move to prune unless it gives check: most surely give none (gives_check.h), and
              * are dropped without being made. Where one is dropped, more usually follow (late
@@ -1306,7 +1312,12 @@ restart:
                  * nodes, less for checks, killers and moves with a good history. */
                 u32 cut_node = (f.flags & FLAG_CUT) != 0, improving = (f.flags & FLAG_IMPROVING) != 0;
                 i32 new_depth = f.depth - 1 + ((gives_check && (i32)ply < 2 * root_depth) ? 1 : 0);
-                u32 order = by_clean_order ? ((entry >> 16) & 255u) + 1u : f.legal;
+#if DEFERRED_AS_MET >= 2
+                u32 by_place = second_pass;
+#else
+                u32 by_place = 0u;
+#endif
+                u32 order = by_clean_order ? ((entry >> 16) & 255u) + 1u : by_place ? index + 1u : f.legal;
                 u32 reduce = f.depth >= LMR_MIN_DEPTH && order >= LMR_MIN_MOVE + pv_node && quiet;
                 i32 r = 0;
                 if (reduce) {
@@ -1431,6 +1442,9 @@ restart:
                     f.deferred |= byte;
                 f.deferred_count++;
                 f.legal--;
+#if DEFERRED_AS_MET
+                if (is_quiet(&cur, f.move)) f.quiets--;
+#endif
                 state = STATE_NEXT;
                 continue;
             }

@@ -222,6 +222,17 @@ typedef struct {
 #ifndef CUT_DEFER
 #define CUT_DEFER 0
 #endif
+/* How a put-off move is searched when its node comes back to it (an experiment; 0, the default:
+ * as any move at that point). A put-off move was tested for pruning when first met and entered;
+ * at 0 it is tested again at the end of the list, where late-move pruning's count (the quiet
+ * moves before it, which counts the put-off quiet move twice) has grown, and may be dropped: the
+ * finisher's tree then lacks moves worker 0's order would have searched. 1: taken up without a
+ * second test, its quiet count undone when it is put off; 2: 1, and reduced by its place in the
+ * list (index + 1) rather than by the moves searched before it (the thirteenth session measured
+ * the rank it is taken up at as 17% cheaper under `any`, never what it costs a depth). */
+#ifndef DEFERRED_AS_MET
+#define DEFERRED_AS_MET 0
+#endif
 
 typedef struct {
     u32 status;       /* STATUS_* */

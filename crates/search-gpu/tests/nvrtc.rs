@@ -59,7 +59,8 @@ fn search_kernel_compiles_for_sm_90() {
     // on across iterations), SOLO_MAIN 1 and 2 (helpers beside worker 0, or beside any finisher, suspend), FINISH_QUORUM 3 (an
     // iteration ends when three workers have finished it), CLEAN_EVERY 8 (under
     // `GPU Finisher clean`, every 8th helper clean), CLEAN_DEEPER 2 (every 2nd clean helper a ply
-    // deeper), CLEAN_WORKERS 0 (the clean helpers spaced by CLEAN_EVERY alone); and the diagnostic
+    // deeper), CLEAN_WORKERS 0 (the clean helpers spaced by CLEAN_EVERY alone), DEFERRED_AS_MET 2
+    // (put-off moves taken up as first met); and the diagnostic
     // DIAG_CYCLES
     // (the parts' cycles, read from %clock64).
     let defines: Vec<(&str, String)> = kogge_search_gpu::search_defines();
@@ -87,6 +88,7 @@ fn search_kernel_compiles_for_sm_90() {
         &[("SOLO_MAIN", "1")][..],
         &[("SOLO_MAIN", "2")][..],
         &[("FINISH_QUORUM", "3u")][..],
+        &[("DEFERRED_AS_MET", "2")][..],
         &[("DIAG_CYCLES", "1")][..],
     ] {
         let extra: Vec<(&str, String)> = variant.iter().map(|&(k, v)| (k, v.to_string())).collect();
