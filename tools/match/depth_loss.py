@@ -29,13 +29,13 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
-import random
 import statistics
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 from depths import COMMENT
+from stats import bootstrap_interval
 
 BAND = 10  # moves a band of the game
 
@@ -182,14 +182,7 @@ def gap_interval(
     seeded, so a run repeats."""
     weights = {depth: weight for depth, _, weight in gap.depths}
     games = list(sums_by_game(moves, engine, last_move).values())
-    rng = random.Random(seed)
-    gaps = sorted(
-        g
-        for g in (weighted_gap(pooled(rng.choices(games, k=len(games))), weights) for _ in range(resamples))
-        if g is not None
-    )
-    last = len(gaps) - 1
-    return gaps[round(0.025 * last)], gaps[round(0.975 * last)]
+    return bootstrap_interval(games, lambda drawn: weighted_gap(pooled(drawn), weights), resamples, seed)
 
 
 def gap_line(engine: str, gap: DepthGap | None, min_moves: int) -> str:

@@ -20,13 +20,13 @@ from __future__ import annotations
 
 import argparse
 import math
-import random
 import statistics
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 from depths import COMMENT, iter_games
+from stats import bootstrap_interval
 
 
 @dataclass
@@ -96,10 +96,7 @@ def shared_time(
     ratio = math.exp(mean_of(clusters))
     interval = None
     if len(clusters) > 1:
-        rng = random.Random(seed)
-        draws = sorted(math.exp(mean_of(rng.choices(clusters, k=len(clusters)))) for _ in range(resamples))
-        last = len(draws) - 1
-        interval = (draws[round(0.025 * last)], draws[round(0.975 * last)])
+        interval = bootstrap_interval(clusters, lambda drawn: math.exp(mean_of(drawn)), resamples, seed)
     return SharedTime(sum(len(c) for c in clusters), len(clusters), ratio, interval)
 
 

@@ -11,7 +11,10 @@ the numbers meaningful for any number of games, including odd ones and interrupt
 from __future__ import annotations
 
 import math
+import random
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 # Two-sided 95% quantile of the standard normal distribution.
 Z_95 = 1.959963984540054
@@ -25,6 +28,25 @@ OUTCOME_SCORES = (0.0, 0.5, 1.0)
 
 # How elo_estimate's interval is computed, for the report and the JSON summary.
 INTERVAL_METHOD = "95% interval, normal approximation on single game scores (trinomial W/D/L)"
+
+Unit = TypeVar("Unit")
+
+
+def bootstrap_interval(
+    units: Sequence[Unit],
+    statistic: Callable[[list[Unit]], float | None],
+    resamples: int = 1000,
+    seed: int = 1,
+) -> tuple[float, float]:
+    """A 95% percentile-bootstrap interval of `statistic`: the units (games, openings: whatever is
+    independent) drawn again with replacement `resamples` times, seeded so that a run repeats; a
+    draw whose statistic is None (not defined on it) is left out."""
+    rng = random.Random(seed)
+    draws = sorted(
+        v for v in (statistic(rng.choices(units, k=len(units))) for _ in range(resamples)) if v is not None
+    )
+    last = len(draws) - 1
+    return draws[round(0.025 * last)], draws[round(0.975 * last)]
 
 
 def score_to_elo(score: float) -> float:

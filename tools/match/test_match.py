@@ -41,7 +41,7 @@ import search_loss
 import shared_time
 import stability
 import trim_log
-from stats import Sprt, elo_estimate, format_elo
+from stats import Sprt, bootstrap_interval, elo_estimate, format_elo
 
 HERE = Path(__file__).resolve().parent
 MATCH = HERE / "match.py"
@@ -62,6 +62,17 @@ def fake(mode: str, *extra: str) -> str:
 
 
 class StatsTest(unittest.TestCase):
+    def test_bootstrap_interval_brackets_the_mean_and_repeats(self):
+        units = [float(v) for v in range(10)]
+        mean = lambda drawn: sum(drawn) / len(drawn)  # noqa: E731
+        low, high = bootstrap_interval(units, mean)
+        self.assertLess(low, 4.5)
+        self.assertGreater(high, 4.5)
+        self.assertEqual((low, high), bootstrap_interval(units, mean))
+        # Draws where the statistic is not defined are left out.
+        only_positive = lambda drawn: None if min(drawn) < 0 else mean(drawn)  # noqa: E731
+        self.assertEqual(bootstrap_interval([-1.0, 2.0], only_positive), (2.0, 2.0))
+
     def test_elo_and_interval_on_a_known_result(self):
         # 60/20/20: score 0.7, per-game variance 0.16, standard error 0.04.
         estimate = elo_estimate(60, 20, 20)
