@@ -670,6 +670,71 @@ class PairedTest(unittest.TestCase):
             self.assertIn("cannot read", err.getvalue())
 
 
+    def test_judged_gaps_pair_by_game_and_skip_games_without_both_sides(self):
+        def judged(engine: str, game: int, loss: int) -> quality.JudgedMove:
+            return quality.JudgedMove(engine, 1, loss, 0, chess.STARTING_FEN, "e2e4", "", None, game)
+
+        # Game 2 unfinished (numbered all the same), game 3 with only the engine's moves judged.
+        first = paired.engine_games(
+            _game("gpu", "cpu", "1-0") + _game("cpu", "gpu", "*") + _game("cpu", "gpu", "0-1")
+            + _game("gpu", "cpu", "1/2-1/2", _OTHER_START),
+            "cpu",
+        )
+        gaps = paired.judged_gaps(
+            first,
+            [judged("gpu", 1, 30), judged("gpu", 1, 10), judged("cpu", 1, 5), judged("gpu", 2, 99),
+             judged("cpu", 2, 0), judged("gpu", 3, 7), judged("gpu", 4, 0), judged("cpu", 4, 4)],
+            "cpu",
+        )
+        self.assertEqual(gaps, {(chess.STARTING_FEN, False): [15.0], (chess.STARTING_FEN, True): [None],
+                                (_OTHER_START, False): [-4.0]})
+        second = paired.engine_games(
+            _game("main", "cpu", "0-1") + _game("cpu", "main", "1-0") + _game("main", "cpu", "1-0", _OTHER_START),
+            "cpu",
+        )
+        second_gaps = paired.judged_gaps(
+            second,
+            [judged("main", 1, 20), judged("cpu", 1, 15), judged("main", 2, 1), judged("cpu", 2, 1),
+             judged("main", 3, 2), judged("cpu", 3, 0)],
+            "cpu",
+        )
+        # Paired: the standard start with gpu white (15 against 5) and the other start (-4
+        # against 2); the standard start with gpu black has no gap in the first file.
+        text = paired.report_judged(first, second, (gaps, second_gaps))
+        self.assertIn("on 2 paired games: gpu +5.5, main +3.5; gpu minus main: +2.0 [", text)
+        self.assertEqual(
+            paired.report_judged(first, second, ({}, second_gaps)),
+            "judged: no paired game has both engines' moves judged in both files",
+        )
+        with self.assertRaisesRegex(ValueError, "judged game 5, where the PGN has 4 games"):
+            paired.judged_gaps(first, [judged("gpu", 5, 0)], "cpu")
+        with self.assertRaisesRegex(ValueError, "a judged move of main"):
+            paired.judged_gaps(first, [judged("main", 1, 0)], "cpu")
+
+    def test_the_command_line_pairs_judged_files(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            one, two = Path(tmp, "one.pgn"), Path(tmp, "two.pgn")
+            one.write_text(_game("gpu", "cpu", "1-0") + _game("cpu", "gpu", "1-0"))
+            two.write_text(_game("gpu", "cpu", "1/2-1/2") + _game("cpu", "gpu", "0-1"))
+            files = []
+            for name, losses in (("one", (10, 0, 4, 4)), ("two", (3, 0, 1, 2))):
+                moves = [{"engine": engine, "number": 1, "loss": loss, "before": 0, "fen": chess.STARTING_FEN,
+                          "move": "e2e4", "comment": "", "best": None, "game": game}
+                         for (engine, game), loss in zip((("gpu", 1), ("cpu", 1), ("gpu", 2), ("cpu", 2)), losses)]
+                files.append(Path(tmp, f"{name}.json"))
+                files[-1].write_text(json.dumps({"moves": moves}))
+            out = io.StringIO()
+            with unittest.mock.patch("sys.stdout", out):
+                args = [str(one), str(two), "--opponent", "cpu", "--judged", *map(str, files)]
+                self.assertEqual(paired.main(args), 0)
+            # Gaps 10 and 0 against 3 and -1: +4.0 a game.
+            self.assertIn(f"gpu ({one}) +5.0, gpu ({two}) +1.0; gpu ({one}) minus gpu ({two}): +4.0 [", out.getvalue())
+            with unittest.mock.patch("sys.stderr", io.StringIO()) as err:
+                args = [str(one), str(two), "--opponent", "cpu", "--judged", str(files[0]), str(Path(tmp, "no.json"))]
+                self.assertEqual(paired.main(args), 1)
+            self.assertIn("no.json", err.getvalue())
+
+
 class QualityTest(unittest.TestCase):
     def test_each_move_is_charged_what_it_lost(self):
         # White's view: White's first move keeps +30 (loss 0), Black's gives 130 cp away, White's
